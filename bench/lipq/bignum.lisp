@@ -1,0 +1,24 @@
+;;; bignum: 5000! by repeated multiplication, then its decimal digit sum by
+;;; repeated division by 10 (quotient and remainder as two operations);
+;;; repeated; prints the sum of the digit sums (67698 each).
+(defun fact (n)
+  (let ((f 1) (i 2))
+    (while (<= i n)
+      (setq f (* f i))
+      (setq i (1+ i)))
+    f))
+
+(defun digit-sum (x)
+  (let ((s 0))
+    (while (> x 0)
+      (setq s (+ s (mod x 10)))
+      (setq x (/ x 10)))
+    s))
+
+(defun main ()
+  (let ((s 0))
+    (dotimes (i 4)
+      (setq s (+ s (digit-sum (fact 5000)))))
+    (print s)))
+
+(main)

@@ -1,0 +1,3 @@
+(import (chezscheme))
+(display (+ 1 2))
+(newline)

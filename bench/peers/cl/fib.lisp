@@ -1,0 +1,7 @@
+;;; fib: naive doubly recursive Fibonacci.
+(defun fib (n)
+  (if (< n 2)
+      n
+      (+ (fib (- n 1)) (fib (- n 2)))))
+
+(format t "~D~%" (fib 38))

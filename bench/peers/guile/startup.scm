@@ -1,0 +1,2 @@
+(display (+ 1 2))
+(newline)

@@ -1,0 +1,85 @@
+// compiler.h — from S-expressions to executable node trees.
+//
+// lipq does not walk raw S-expressions at run time. Each function body is
+// analysed once, when it is defined, into a tree of Nodes ("closure
+// compilation"): every node carries a pointer to the C++ function that runs
+// it, variables are resolved to frame slots or closure-capture indices, macros
+// are expanded, and calls to builtins such as car or + become nodes that do
+// the work inline (after checking that the global still holds the builtin).
+//
+// Frames: a call's arguments and locals are consecutive slots on the
+// interpreter's value stack, so the collector sees them and a call costs no
+// allocation. A variable captured by an inner lambda is copied into the
+// closure when the closure is made; if it is also assigned anywhere, it is
+// instead kept in a Box shared by the frame and the closures. The compiler
+// learns that only after compiling the variable's whole scope, so nodes that
+// touch a variable are registered with it and re-pointed ("patched") to the
+// boxed versions when the scope closes.
+//
+// Tail calls: a call in tail position evaluates its arguments and returns the
+// TAILCALL marker; the closure-application loop (Interp::apply_closure) then
+// reuses the frame. PROG's go/return travel as the SIGNAL marker through
+// statement positions and as C++ exceptions from anywhere else.
+#pragma once
+#include "interp.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lipq {
+
+struct Frame {
+    Value* slots;     // arguments then locals, on the value stack
+    Closure* self;    // captured values: self->cap[i]
+    Interp* I;
+};
+
+struct Node {
+    using Fn = Value (*)(Node*, Frame&);
+    Fn fn;
+    explicit Node(Fn f) : fn(f) {}
+    virtual ~Node() = default;
+};
+
+inline Value ev(Node* n, Frame& f) { return n->fn(n, f); }
+
+// A compiled lambda: everything a closure of it shares.
+struct Proto : Obj {
+    std::string name;             // for backtraces: the defun's name or "lambda"
+    Value source = NIL;           // (lambda-list . body), for printing and introspection
+    Value name_sym = NIL;
+    int nreq = 0, nopt = 0;
+    bool rest = false;
+    bool fexpr = false;           // DF: receives its argument forms unevaluated, as a list
+    int frame_size = 0;           // slots: parameters, then locals and temporaries
+    Node* body = nullptr;
+    std::vector<Node*> opt_defaults;        // per optional parameter; null = nil
+    std::vector<int> boxed_params;          // parameters that live in a Box
+    std::vector<std::unique_ptr<Node>> nodes;   // owns every node of this body
+    std::vector<Value> constants;           // every Value the nodes refer to (GC roots)
+    SourcePos pos;
+    Proto() : Obj(Type::Proto) {}
+};
+
+void trace_proto(Tracer& t, Proto* p);
+void delete_proto(Proto* p);
+size_t proto_bytes(Proto* p);
+
+class Compiler {
+public:
+    explicit Compiler(Interp& I);
+    ~Compiler();
+    // Compile a top-level form into a zero-argument function.
+    Value compile_toplevel(Value form);
+    // (lambda-list . body) with a name, outside any lexical scope.
+    Value compile_lambda(Value name, Value lambda_list, Value body, bool fexpr = false);
+    Value macroexpand_1(Value form, bool* expanded);
+    Value macroexpand(Value form);
+    Value expand_quasiquote(Value x);
+    struct Impl;
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace lipq

@@ -1,0 +1,716 @@
+// eval.cpp — running node trees: variable access, control, calls.
+//
+// The call path: a call node pushes the function and then each argument on
+// the value stack and calls invoke(). For a closure, invoke() makes those
+// slots the callee's frame (locals follow the arguments), runs the body, and
+// loops while the body ends in a tail call, reusing the same frame.
+#include "nodes.h"
+
+#include <cstring>
+
+namespace lipq {
+
+// ---- calls -------------------------------------------------------------------------
+
+namespace {
+
+[[noreturn]] void not_a_function(Interp& I, Value fn) {
+    if (fn == UNBOUND) I.error("undefined function");
+    if (is_macro(fn)) I.error("a macro cannot be called as a function: " + I.describe(fn));
+    I.error("not a function: " + I.describe(fn));
+}
+
+// Bind arguments beyond the simple case: optionals, rest list, boxing.
+void bind_complex(Interp& I, Proto* p, Closure* c, Value* base, int nargs) {
+    int fixed = p->nreq + p->nopt;
+    if (nargs < p->nreq || (nargs > fixed && !p->rest)) I.arity_error(base[-1], nargs);
+    Value rest = NIL;
+    if (p->rest) {
+        for (int i = nargs - 1; i >= fixed; --i) rest = I.cons(base[i], rest);
+    }
+    Value* end = base + p->frame_size;
+    for (Value* s = base + std::min(nargs, fixed); s < end; ++s) *s = NIL;
+    if (p->rest) base[fixed] = rest;
+    I.sp = end;
+    Frame fr{base, c, &I};
+    for (int i = std::max(nargs, p->nreq); i < fixed; i++) {
+        Node* d = p->opt_defaults[i - p->nreq];
+        if (d) base[i] = ev(d, fr);
+    }
+    for (int slot : p->boxed_params) base[slot] = obj_value(I.heap.make<Box>(base[slot]));
+}
+
+struct DepthGuard {
+    Interp& I;
+    explicit DepthGuard(Interp& in) : I(in) {
+        if (++I.depth > I.max_depth) [[unlikely]] { --I.depth; I.stack_overflow(); }
+    }
+};
+
+} // namespace
+
+Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
+    ActiveCall call{I.current_call, base, site};
+    I.current_call = &call;
+    Value fn = base[-1];
+    if (++I.depth > I.max_depth) [[unlikely]] { --I.depth; I.current_call = call.prev; I.stack_overflow(); }
+    I.check_cstack();
+    I.poll();
+    for (;;) {
+        if (is_closure(fn)) [[likely]] {
+            Closure* c = as_closure(fn);
+            Proto* p = c->proto;
+            if (p->fexpr) [[unlikely]] {
+                // Called with evaluated arguments (apply, funcall): pass them as the list.
+                Value l = list_from(I, base, size_t(nargs));
+                base[0] = l;
+                nargs = 1;
+                I.sp = base + 1;
+            }
+            Value* end = base + p->frame_size;
+            if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
+            if (p->opt_defaults.empty() && !p->rest && p->boxed_params.empty()) [[likely]] {
+                if (nargs != p->nreq) [[unlikely]] I.arity_error(fn, nargs);
+                for (Value* s = base + nargs; s < end; ++s) *s = NIL;
+                I.sp = end;
+            } else {
+                bind_complex(I, p, c, base, nargs);
+            }
+            Frame fr{base, c, &I};
+            Value v = ev(p->body, fr);
+            if (v != TAILCALL) [[likely]] {
+                I.sp = base - 1;
+                I.depth--;
+                I.current_call = call.prev;
+                return v;
+            }
+            fn = I.tail_fn;
+            nargs = I.tail_argc;
+            base[-1] = fn;
+            std::memmove(base, I.tail_args, size_t(nargs) * sizeof(Value));
+            I.sp = base + nargs;
+            I.poll();
+            continue;
+        }
+        if (is_native(fn)) {
+            Native* n = as_native(fn);
+            if (nargs < n->min_args || (n->max_args >= 0 && nargs > n->max_args)) I.arity_error(fn, nargs);
+            Value v = n->fn ? n->fn(I, base, nargs) : n->lambda(I, base, nargs);
+            I.sp = base - 1;
+            I.depth--;
+            I.current_call = call.prev;
+            return v;
+        }
+        I.current_call = call.prev;
+        I.depth--;
+        not_a_function(I, fn);
+    }
+}
+
+// ---- constants and variables --------------------------------------------------------
+
+static Value run_const(Node* n, Frame&) { return static_cast<ConstNode*>(n)->v; }
+ConstNode::ConstNode(Value x) : Node(run_const), v(x) {}
+
+LocalRef::LocalRef(int s) : Node(plain), slot(s) {}
+Value LocalRef::plain(Node* n, Frame& f) { return f.slots[static_cast<LocalRef*>(n)->slot]; }
+Value LocalRef::boxed(Node* n, Frame& f) { return as_box(f.slots[static_cast<LocalRef*>(n)->slot])->v; }
+
+CapRef::CapRef(int i) : Node(plain), idx(i) {}
+Value CapRef::plain(Node* n, Frame& f) { return f.self->cap[static_cast<CapRef*>(n)->idx]; }
+Value CapRef::boxed(Node* n, Frame& f) { return as_box(f.self->cap[static_cast<CapRef*>(n)->idx])->v; }
+
+static Value run_global_ref(Node* n, Frame& f) {
+    Symbol* s = static_cast<GlobalRef*>(n)->sym;
+    Value v = s->value;
+    if (v == UNBOUND) [[unlikely]] f.I->error("unbound variable: " + s->name);
+    return v;
+}
+GlobalRef::GlobalRef(Symbol* s) : Node(run_global_ref), sym(s) {}
+
+LocalSet::LocalSet(int s, Node* v) : Node(plain), slot(s), val(v) {}
+Value LocalSet::plain(Node* n, Frame& f) {
+    auto* m = static_cast<LocalSet*>(n);
+    Value v = ev(m->val, f);
+    f.slots[m->slot] = v;
+    return v;
+}
+Value LocalSet::boxed(Node* n, Frame& f) {
+    auto* m = static_cast<LocalSet*>(n);
+    Value v = ev(m->val, f);
+    as_box(f.slots[m->slot])->v = v;
+    return v;
+}
+
+static Value run_cap_set(Node* n, Frame& f) {
+    auto* m = static_cast<CapSet*>(n);
+    Value v = ev(m->val, f);
+    as_box(f.self->cap[m->idx])->v = v;
+    return v;
+}
+CapSet::CapSet(int i, Node* v) : Node(run_cap_set), idx(i), val(v) {}
+
+static Value run_global_set(Node* n, Frame& f) {
+    auto* m = static_cast<GlobalSet*>(n);
+    Value v = ev(m->val, f);
+    if (m->sym->flags & SYM_CONSTANT) f.I->error("setq: cannot assign the constant " + m->sym->name);
+    m->sym->value = v;
+    return v;
+}
+GlobalSet::GlobalSet(Symbol* s, Node* v) : Node(run_global_set), sym(s), val(v) {}
+
+Bind::Bind(int s, Node* v) : Node(plain), slot(s), val(v) {}
+Value Bind::plain(Node* n, Frame& f) {
+    auto* m = static_cast<Bind*>(n);
+    f.slots[m->slot] = m->val ? ev(m->val, f) : NIL;
+    return NIL;
+}
+Value Bind::boxed(Node* n, Frame& f) {
+    auto* m = static_cast<Bind*>(n);
+    Value v = m->val ? ev(m->val, f) : NIL;
+    f.slots[m->slot] = v;   // rooted while the box is made
+    f.slots[m->slot] = obj_value(f.I->heap.make<Box>(v));
+    return NIL;
+}
+
+static Value run_bind_special(Node* n, Frame& f) {
+    auto* m = static_cast<BindSpecial*>(n);
+    f.I->special_stack.push_back({m->sym, m->sym->value});
+    m->sym->value = f.slots[m->slot];
+    return NIL;
+}
+BindSpecial::BindSpecial(Symbol* s, int sl) : Node(run_bind_special), sym(s), slot(sl) {}
+
+static Value run_dynamic_extent(Node* n, Frame& f) {
+    auto* m = static_cast<DynamicExtent*>(n);
+    SpecialMark mark(*f.I);
+    for (Node* b : m->binds) ev(b, f);
+    return ev(m->body, f);
+}
+DynamicExtent::DynamicExtent(std::vector<Node*> b, Node* bd)
+    : Node(run_dynamic_extent), binds(std::move(b)), body(bd) {}
+
+// ---- control ---------------------------------------------------------------------
+
+static Value run_if(Node* n, Frame& f) {
+    auto* m = static_cast<IfNode*>(n);
+    return truthy(ev(m->test, f)) ? ev(m->then, f) : ev(m->els, f);
+}
+IfNode::IfNode(Node* t, Node* a, Node* b) : Node(run_if), test(t), then(a), els(b) {}
+
+static Value run_seq(Node* n, Frame& f) {
+    auto& b = static_cast<SeqNode*>(n)->body;
+    size_t last = b.size() - 1;
+    for (size_t i = 0; i < last; i++) ev(b[i], f);
+    return ev(b[last], f);
+}
+static Value run_seq_stmt(Node* n, Frame& f) {
+    auto& b = static_cast<SeqNode*>(n)->body;
+    Value v = NIL;
+    for (Node* s : b) {
+        v = ev(s, f);
+        if (v == SIGNAL) return v;
+    }
+    return v;
+}
+SeqNode::SeqNode(std::vector<Node*> b, bool statements)
+    : Node(statements ? run_seq_stmt : run_seq), body(std::move(b)) {}
+
+static Value run_and(Node* n, Frame& f) {
+    Value v = NIL;
+    for (Node* p : static_cast<AndOrNode*>(n)->parts) {
+        v = ev(p, f);
+        if (!truthy(v)) return NIL;
+    }
+    return v;
+}
+static Value run_or(Node* n, Frame& f) {
+    for (Node* p : static_cast<AndOrNode*>(n)->parts) {
+        Value v = ev(p, f);
+        if (truthy(v)) return v;
+    }
+    return NIL;
+}
+AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {}
+
+// ---- calls -----------------------------------------------------------------------
+
+namespace {
+
+// Call `fn` on argument forms that have not been evaluated yet.
+inline Value call_with(Interp& I, Frame& f, Value fn, const std::vector<Node*>& args, Value forms,
+                       const SourcePos* site) {
+    size_t n = args.size();
+    if (I.sp + n + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
+    Value* base = I.sp + 1;
+    if (is_closure(fn) && as_closure(fn)->proto->fexpr) [[unlikely]] {
+        // DF: the argument forms, unevaluated; invoke() gathers them into one list.
+        *I.sp++ = fn;
+        for (Value x = forms; is_pair(x); x = cdr(x)) I.push(car(x));
+        return invoke(I, base, int(I.sp - base), site);
+    }
+    *I.sp++ = fn;
+    for (Node* a : args) {
+        Value v = ev(a, f);
+        *I.sp++ = v;
+    }
+    return invoke(I, base, int(n), site);
+}
+
+inline Value tail_call_with(Interp& I, Frame& f, Value fn, const std::vector<Node*>& args, Value forms,
+                            const SourcePos* site) {
+    if (!is_closure(fn) || as_closure(fn)->proto->fexpr) return call_with(I, f, fn, args, forms, site);
+    size_t n = args.size();
+    if (I.sp + n + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
+    Value* base = I.sp;
+    for (Node* a : args) {
+        Value v = ev(a, f);
+        *I.sp++ = v;
+    }
+    I.tail_fn = fn;
+    I.tail_args = base;
+    I.tail_argc = int(n);
+    return TAILCALL;
+}
+
+} // namespace
+
+static Value run_call_global(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobal*>(n);
+    return call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
+}
+static Value run_call_global_tail(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobal*>(n);
+    return tail_call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
+}
+CallGlobal::CallGlobal(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
+    : Node(tail ? run_call_global_tail : run_call_global), sym(s), args(std::move(a)), forms(fm), pos(p) {}
+
+static Value run_call_expr(Node* n, Frame& f) {
+    auto* m = static_cast<CallExpr*>(n);
+    Interp& I = *f.I;
+    Value fn = ev(m->fn, f);
+    // fn must stay rooted while the arguments are evaluated: call_with pushes
+    // it first, before evaluating anything.
+    return call_with(I, f, fn, m->args, m->forms, &m->pos);
+}
+static Value run_call_expr_tail(Node* n, Frame& f) {
+    auto* m = static_cast<CallExpr*>(n);
+    Interp& I = *f.I;
+    Value fn = ev(m->fn, f);
+    if (!is_closure(fn) || as_closure(fn)->proto->fexpr) return call_with(I, f, fn, m->args, m->forms, &m->pos);
+    // Keep fn rooted during argument evaluation: park it in tail_fn's slot on the stack.
+    *I.sp++ = fn;
+    Value* base = I.sp;
+    for (Node* a : m->args) {
+        Value v = ev(a, f);
+        *I.sp++ = v;
+    }
+    I.tail_fn = base[-1];
+    I.tail_args = base;
+    I.tail_argc = int(m->args.size());
+    return TAILCALL;
+}
+CallExpr::CallExpr(Node* fn_, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
+    : Node(tail ? run_call_expr_tail : run_call_expr), fn(fn_), args(std::move(a)), forms(fm), pos(p) {}
+
+static Value run_make_closure(Node* n, Frame& f) {
+    auto* m = static_cast<MakeClosure*>(n);
+    Closure* c = f.I->heap.make_closure(m->proto, uint32_t(m->caps.size()));
+    for (size_t i = 0; i < m->caps.size(); i++) {
+        const CaptureSource& s = m->caps[i];
+        c->cap[i] = s.from_local ? f.slots[s.index] : f.self->cap[s.index];
+    }
+    return obj_value(c);
+}
+MakeClosure::MakeClosure(Proto* p, std::vector<CaptureSource> c) : Node(run_make_closure), proto(p), caps(std::move(c)) {}
+
+// ---- prog, go, return ----------------------------------------------------------------
+
+ProgNode::ProgNode() : Node(plain) {}
+
+namespace {
+// Runs the statements from `start`; returns the prog's value, or SIGNAL when
+// a go/return for an outer block passes through (only in statement position).
+inline Value prog_loop(ProgNode* m, Frame& f, size_t i) {
+    Interp& I = *f.I;
+    size_t n = m->stmts.size();
+    while (i < n) {
+        Value v = ev(m->stmts[i], f);
+        if (v == SIGNAL) [[unlikely]] {
+            if (I.sig_target != m) return SIGNAL;
+            if (I.sig_kind == NonLocalExit::Go) {
+                i = size_t(I.sig_label);
+                I.poll();
+                continue;
+            }
+            Value r = I.in_flight;
+            I.in_flight = NIL;
+            return r;
+        }
+        i++;
+    }
+    return NIL;
+}
+} // namespace
+
+Value ProgNode::plain(Node* n, Frame& f) {
+    auto* m = static_cast<ProgNode*>(n);
+    for (Node* b : m->inits) ev(b, f);
+    return prog_loop(m, f, 0);
+}
+
+Value ProgNode::catching(Node* n, Frame& f) {
+    auto* m = static_cast<ProgNode*>(n);
+    Interp& I = *f.I;
+    for (Node* b : m->inits) ev(b, f);
+    Value* sp = I.sp;
+    int depth = I.depth;
+    ActiveCall* call = I.current_call;
+    size_t specials = I.special_stack.size();
+    size_t start = 0;
+    for (;;) {
+        try {
+            return prog_loop(m, f, start);
+        } catch (NonLocalExit& e) {
+            if (e.target != m || e.frame != f.slots) throw;
+            I.sp = sp;
+            I.depth = depth;
+            I.current_call = call;
+            I.unbind_specials_to(specials);
+            if (e.kind == NonLocalExit::Return) {
+                Value r = I.in_flight;
+                I.in_flight = NIL;
+                return r;
+            }
+            start = size_t(e.label);
+        }
+    }
+}
+
+static Value run_go_signal(Node* n, Frame& f) {
+    auto* m = static_cast<GoNode*>(n);
+    f.I->sig_kind = NonLocalExit::Go;
+    f.I->sig_target = m->target;
+    f.I->sig_label = m->label;
+    return SIGNAL;
+}
+static Value run_go_throw(Node* n, Frame& f) {
+    auto* m = static_cast<GoNode*>(n);
+    throw NonLocalExit{NonLocalExit::Go, m->target, f.slots, m->label};
+}
+GoNode::GoNode(ProgNode* t, int l, bool signal) : Node(signal ? run_go_signal : run_go_throw), target(t), label(l) {}
+
+static Value run_return_signal(Node* n, Frame& f) {
+    auto* m = static_cast<ReturnNode*>(n);
+    Value v = m->val ? ev(m->val, f) : NIL;
+    f.I->in_flight = v;
+    f.I->sig_kind = NonLocalExit::Return;
+    f.I->sig_target = m->target;
+    return SIGNAL;
+}
+static Value run_return_throw(Node* n, Frame& f) {
+    auto* m = static_cast<ReturnNode*>(n);
+    Value v = m->val ? ev(m->val, f) : NIL;
+    f.I->in_flight = v;
+    throw NonLocalExit{NonLocalExit::Return, m->target, f.slots, 0};
+}
+ReturnNode::ReturnNode(ProgNode* t, Node* v, bool signal)
+    : Node(signal ? run_return_signal : run_return_throw), target(t), val(v) {}
+
+static Value run_while(Node* n, Frame& f) {
+    auto* m = static_cast<WhileNode*>(n);
+    Interp& I = *f.I;
+    while (truthy(ev(m->test, f))) {
+        ev(m->body, f);
+        I.poll();
+    }
+    return NIL;
+}
+WhileNode::WhileNode(Node* t, Node* b) : Node(run_while), test(t), body(b) {}
+
+// ---- catch, throw, unwind-protect, errset ----------------------------------------
+
+static Value run_catch(Node* n, Frame& f) {
+    auto* m = static_cast<CatchNode*>(n);
+    Interp& I = *f.I;
+    Value tag = ev(m->tag, f);
+    I.catch_tags.push_back(tag);
+    Value* sp = I.sp;
+    int depth = I.depth;
+    ActiveCall* call = I.current_call;
+    size_t specials = I.special_stack.size();
+    size_t ntags = I.catch_tags.size();
+    try {
+        Value v = ev(m->body, f);
+        I.catch_tags.pop_back();
+        return v;
+    } catch (NonLocalExit& e) {
+        if (e.kind != NonLocalExit::Throw || I.throw_tag != tag) {
+            I.catch_tags.resize(ntags - 1);
+            throw;
+        }
+        I.catch_tags.resize(ntags - 1);
+        I.sp = sp;
+        I.depth = depth;
+        I.current_call = call;
+        I.unbind_specials_to(specials);
+        Value v = I.in_flight;
+        I.in_flight = NIL;
+        I.throw_tag = NIL;
+        return v;
+    } catch (...) {
+        I.catch_tags.resize(ntags - 1);
+        throw;
+    }
+}
+CatchNode::CatchNode(Node* t, Node* b) : Node(run_catch), tag(t), body(b) {}
+
+static Value run_unwind_protect(Node* n, Frame& f) {
+    auto* m = static_cast<UnwindProtectNode*>(n);
+    Interp& I = *f.I;
+    Value* sp = I.sp;
+    int depth = I.depth;
+    ActiveCall* call = I.current_call;
+    size_t specials = I.special_stack.size();
+    Value v;
+    try {
+        v = ev(m->body, f);
+    } catch (...) {
+        // Run the cleanup with the machine as it was on entry, keeping what
+        // is in flight (a return value or a thrown value) safe meanwhile.
+        I.sp = sp;
+        I.depth = depth;
+        I.current_call = call;
+        I.unbind_specials_to(specials);
+        Root flying(I, I.in_flight), tag(I, I.throw_tag);
+        ev(m->cleanup, f);
+        I.in_flight = flying;
+        I.throw_tag = tag;
+        throw;
+    }
+    *I.sp++ = v;   // keep the result rooted during the cleanup
+    ev(m->cleanup, f);
+    return *--I.sp;
+}
+UnwindProtectNode::UnwindProtectNode(Node* b, Node* c) : Node(run_unwind_protect), body(b), cleanup(c) {}
+
+static Value run_errset(Node* n, Frame& f) {
+    auto* m = static_cast<ErrsetNode*>(n);
+    Interp& I = *f.I;
+    Value* sp = I.sp;
+    int depth = I.depth;
+    ActiveCall* call = I.current_call;
+    size_t specials = I.special_stack.size();
+    size_t ntags = I.catch_tags.size();
+    try {
+        Value v = ev(m->form, f);
+        return I.cons(v, NIL);
+    } catch (LispError& e) {
+        I.sp = sp;
+        I.depth = depth;
+        I.current_call = call;
+        I.unbind_specials_to(specials);
+        I.catch_tags.resize(ntags);
+        I.last_error = std::make_unique<LispError>(e);
+        bool print = m->flag ? truthy(ev(m->flag, f)) : true;
+        if (print) I.report_error(e, false);
+        return NIL;
+    }
+}
+ErrsetNode::ErrsetNode(Node* fm, Node* fl) : Node(run_errset), form(fm), flag(fl) {}
+
+// ---- destructuring -----------------------------------------------------------------
+
+static Value run_pop(Node* n, Frame& f) {
+    auto* m = static_cast<PopNode*>(n);
+    Value l = f.slots[m->slot];
+    if (is_pair(l)) {
+        f.slots[m->slot] = cdr(l);
+        return car(l);
+    }
+    if (!is_nil(l)) f.I->error("destructuring: not a list: " + f.I->describe(l));
+    if (m->optional) return m->deflt ? ev(m->deflt, f) : NIL;
+    f.I->error("destructuring: too few elements");
+}
+PopNode::PopNode(int s, bool opt, Node* d) : Node(run_pop), slot(s), deflt(d), optional(opt) {}
+
+static Value run_end_check(Node* n, Frame& f) {
+    auto* m = static_cast<EndCheckNode*>(n);
+    if (!is_nil(f.slots[m->slot]))
+        f.I->error("destructuring: too many elements: " + f.I->describe(f.slots[m->slot]));
+    return NIL;
+}
+EndCheckNode::EndCheckNode(int s) : Node(run_end_check), slot(s) {}
+
+static Value run_define(Node* n, Frame& f) {
+    auto* m = static_cast<DefineNode*>(n);
+    Interp& I = *f.I;
+    Value v = ev(m->val, f);
+    if (m->sym->flags & SYM_CONSTANT) I.error("cannot redefine the constant " + m->sym->name);
+    if (is_closure(v)) {
+        Proto* p = as_closure(v)->proto;
+        if (p->name == "lambda") p->name = m->sym->name;
+        p->name_sym = obj_value(m->sym);
+    }
+    if (m->kind != 0) {
+        *I.sp++ = v;
+        v = obj_value(I.heap.make<Macro>(v, m->kind == 1));
+        --I.sp;
+    }
+    m->sym->value = v;
+    return obj_value(m->sym);
+}
+DefineNode::DefineNode(Symbol* s, Node* v, int k) : Node(run_define), sym(s), val(v), kind(k) {}
+
+// ---- primitive fast paths ------------------------------------------------------------
+
+PrimNode::PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p)
+    : Node(f), sym(s), expect(e), a(x), b(y), pos(p) {}
+
+namespace {
+
+// The general way: call whatever the symbol holds now on the given values.
+Value prim_slow(PrimNode* m, Frame& f, Value x, Value y, int nargs) {
+    Interp& I = *f.I;
+    Value* base = I.sp + 1;
+    *I.sp++ = m->sym->value;
+    *I.sp++ = x;
+    if (nargs == 2) *I.sp++ = y;
+    return invoke(I, base, nargs, &m->pos);
+}
+
+// Evaluate both operands keeping the first rooted.
+#define PRIM2_OPERANDS                           \
+    auto* m = static_cast<PrimNode*>(n);         \
+    Interp& I = *f.I;                            \
+    *I.sp++ = ev(m->a, f);                       \
+    Value y = ev(m->b, f);                       \
+    Value x = *--I.sp;
+
+#define PRIM1_OPERAND                            \
+    auto* m = static_cast<PrimNode*>(n);         \
+    Value x = ev(m->a, f);
+
+#define STILL_BUILTIN (m->sym->value == m->expect)
+
+Value p_car(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN) [[likely]] {
+        if (is_pair(x)) return car(x);
+        if (is_nil(x)) return NIL;
+    }
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_cdr(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN) [[likely]] {
+        if (is_pair(x)) return cdr(x);
+        if (is_nil(x)) return NIL;
+    }
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_cadr(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN && is_pair(x) && is_pair(cdr(x))) [[likely]] return car(cdr(x));
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_cddr(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN && is_pair(x) && is_pair(cdr(x))) [[likely]] return cdr(cdr(x));
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_null(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN) [[likely]] return is_nil(x) ? f.I->sym.t : NIL;
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_consp(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN) [[likely]] return is_pair(x) ? f.I->sym.t : NIL;
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_atom(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN) [[likely]] return is_pair(x) ? NIL : f.I->sym.t;
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_add1(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN && is_fixnum(x) && fixnum_value(x) < FIXNUM_MAX) [[likely]]
+        return make_fixnum(fixnum_value(x) + 1);
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_sub1(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN && is_fixnum(x) && fixnum_value(x) > FIXNUM_MIN) [[likely]]
+        return make_fixnum(fixnum_value(x) - 1);
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_zerop(Node* n, Frame& f) {
+    PRIM1_OPERAND
+    if (STILL_BUILTIN && is_fixnum(x)) [[likely]] return x == make_fixnum(0) ? f.I->sym.t : NIL;
+    return prim_slow(m, f, x, NIL, 1);
+}
+Value p_cons(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    if (STILL_BUILTIN) [[likely]] return I.cons(x, y);
+    return prim_slow(m, f, x, y, 2);
+}
+Value p_eq(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    if (STILL_BUILTIN) [[likely]] return x == y ? I.sym.t : NIL;
+    return prim_slow(m, f, x, y, 2);
+}
+Value p_add(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    int64_t r;
+    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
+        !__builtin_add_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
+        return make_fixnum(r);
+    return prim_slow(m, f, x, y, 2);
+}
+Value p_sub(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    int64_t r;
+    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
+        !__builtin_sub_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
+        return make_fixnum(r);
+    return prim_slow(m, f, x, y, 2);
+}
+Value p_mul(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    int64_t r;
+    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
+        !__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
+        return make_fixnum(r);
+    return prim_slow(m, f, x, y, 2);
+}
+
+#define COMPARE_PRIM(name, op)                                                       \
+    Value name(Node* n, Frame& f) {                                                  \
+        PRIM2_OPERANDS                                                               \
+        if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y)) [[likely]]                \
+            return fixnum_value(x) op fixnum_value(y) ? I.sym.t : NIL;               \
+        return prim_slow(m, f, x, y, 2);                                             \
+    }
+COMPARE_PRIM(p_lt, <)
+COMPARE_PRIM(p_gt, >)
+COMPARE_PRIM(p_le, <=)
+COMPARE_PRIM(p_ge, >=)
+COMPARE_PRIM(p_numeq, ==)
+
+} // namespace
+
+const PrimInfo prim_table[] = {
+    {"car", 1, p_car},       {"cdr", 1, p_cdr},     {"cadr", 1, p_cadr},   {"cddr", 1, p_cddr},
+    {"null", 1, p_null},     {"not", 1, p_null},    {"consp", 1, p_consp}, {"atom", 1, p_atom},
+    {"1+", 1, p_add1},       {"add1", 1, p_add1},   {"1-", 1, p_sub1},     {"sub1", 1, p_sub1},
+    {"zerop", 1, p_zerop},   {"cons", 2, p_cons},   {"eq", 2, p_eq},       {"+", 2, p_add},
+    {"plus", 2, p_add},      {"-", 2, p_sub},       {"difference", 2, p_sub}, {"*", 2, p_mul},
+    {"times", 2, p_mul},     {"<", 2, p_lt},        {"lessp", 2, p_lt},    {">", 2, p_gt},
+    {"greaterp", 2, p_gt},   {"<=", 2, p_le},       {">=", 2, p_ge},       {"=", 2, p_numeq},
+};
+const size_t prim_count = sizeof(prim_table) / sizeof(prim_table[0]);
+
+} // namespace lipq

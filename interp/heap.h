@@ -1,0 +1,131 @@
+// heap.h — allocation and the precise mark-and-sweep collector.
+//
+// Cons and quad cells live on 64 KiB pages of equal-sized slots, with the
+// mark bits in a bitmap at the start of each page (found from a cell's address
+// by masking), and free slots threaded into a free list: allocating a cons is
+// popping that list. Objects with a header are allocated with new and threaded
+// onto one list. Nothing ever moves, so C++ code that keeps a Value alive only
+// has to make it reachable (see Root in interp.h), never update it.
+//
+// A collection marks from the interpreter's roots with an explicit stack (no
+// recursion, so a million-element list or a 100,000-deep nesting is no
+// problem), then sweeps. It runs when the bytes handed out since the last one
+// exceed the live bytes it found (the heap may double), and never lets the
+// live heap exceed `limit`: that is a Lisp error, "heap exhausted".
+//
+// GC torture (LIPQ_GC_TORTURE=1 in the environment, or set_torture) collects
+// at every allocation and poisons freed cells, so a value that C++ code forgot
+// to root is reused at once and the bug shows up in the first test that
+// touches it.
+#pragma once
+#include "object.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace lipq {
+
+constexpr size_t PAGE_BYTES = 1u << 16;
+
+struct GcStats {
+    uint64_t collections = 0;
+    uint64_t total_ns = 0;        // time spent collecting
+    uint64_t max_pause_ns = 0;
+    uint64_t last_pause_ns = 0;
+    size_t live_bytes = 0;        // found live by the last collection
+    size_t heap_bytes = 0;        // pages + objects currently held
+    size_t live_cells = 0;        // cons + quad cells live after the last collection
+    uint64_t allocated_bytes = 0; // total handed out since the interpreter started
+};
+
+class Heap;
+
+// What Foreign::trace and Interp::trace_roots use to report references.
+class Tracer {
+public:
+    explicit Tracer(Heap& h) : heap_(h) {}
+    void mark(Value v);
+    void mark(Obj* o) { if (o) mark(obj_value(o)); }
+private:
+    friend class Heap;
+    Heap& heap_;
+    std::vector<Value> stack_;
+};
+
+class Heap {
+public:
+    explicit Heap(Interp& I);
+    ~Heap();
+    Heap(const Heap&) = delete;
+    Heap& operator=(const Heap&) = delete;
+
+    Value cons(Value a, Value d) {
+        Cons* c = cons_free_;
+        if (!c || torture_) [[unlikely]] return cons_slow(a, d);
+        cons_free_ = reinterpret_cast<Cons*>(c->car.raw & ~TAG_MASK);   // free link
+        c->car = a;
+        c->cdr = d;
+        return Value(reinterpret_cast<uint64_t>(c) | TAG_CONS);
+    }
+    Value quad(Value a, Value b, Value c, Value d);   // car, cbr, ccr, cdr
+
+    // Allocate a headered object. The object is built first, then (if a
+    // collection is due) it is kept alive through it, so Values passed to the
+    // constructor are safe without any rooting by the caller.
+    template <class T, class... Args>
+    T* make(Args&&... args) {
+        T* o = new T(std::forward<Args>(args)...);
+        adopt(o, sizeof(T));
+        return o;
+    }
+    Closure* make_closure(Proto* p, uint32_t ncap);
+    // Account extra bytes held outside the object (a growing vector, a bignum)
+    void note_bytes(size_t n) { since_gc_ += n; stats_.allocated_bytes += n; }
+
+    void collect();
+    const GcStats& stats() const { return stats_; }
+    void set_limit(size_t bytes) { limit_ = bytes; }
+    size_t limit() const { return limit_; }
+    void set_torture(bool on) { torture_ = on; }
+    bool torture() const { return torture_; }
+
+    // Temporarily disable collection (used while a collection could see a
+    // half-built structure that is not yet reachable). Nested; RAII below.
+    int inhibit = 0;
+
+private:
+    friend class Tracer;
+    struct Page;
+    Value cons_slow(Value a, Value d);
+    void adopt(Obj* o, size_t bytes);
+    void maybe_collect_with(Value extra1, Value extra2 = NIL, Obj* extra_obj = nullptr);
+    bool collection_due() const { return torture_ || since_gc_ + stats_.live_bytes > next_gc_; }
+    void add_page(bool quad);
+    void mark_from_roots(Tracer& t, Value e1, Value e2, Obj* eo);
+    void trace_children(Tracer& t, Value v);
+    void sweep();
+    void free_object(Obj* o);
+    size_t object_bytes(Obj* o) const;
+    void check_limit(size_t wanted);
+
+    Interp& I_;
+    Cons* cons_free_ = nullptr;
+    Quad* quad_free_ = nullptr;
+    size_t cons_free_count_ = 0, quad_free_count_ = 0;
+    std::vector<void*> cons_pages_, quad_pages_;
+    Obj* objects_ = nullptr;
+    size_t since_gc_ = 0;         // bytes handed out since the last collection
+    size_t next_gc_ = 8u << 20;   // collect when live + since_gc_ exceeds this
+    size_t limit_;
+    bool torture_ = false;
+    bool collecting_ = false;
+    GcStats stats_;
+};
+
+struct GcInhibit {
+    Heap& h;
+    explicit GcInhibit(Heap& heap) : h(heap) { ++h.inhibit; }
+    ~GcInhibit() { --h.inhibit; }
+};
+
+} // namespace lipq
