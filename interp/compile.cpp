@@ -1013,7 +1013,8 @@ Value Compiler::compile_toplevel(Value form) {
     } restore{c, held, saved_fn};
     c.held.push_back(form);
     c.fn = nullptr;
-    Proto* p = c.compile_proto(NIL, NIL, I.list({form}), false, form);
+    Value body = c.hold(I.list({form}));
+    Proto* p = c.compile_proto(NIL, NIL, body, false, form);
     p->name = "toplevel";
     Root pr(I, obj_value(p));
     Closure* cl = I.heap.make_closure(p, 0);

@@ -275,12 +275,16 @@ inline Value tail_call_with(Interp& I, Frame& f, Value fn, const std::vector<Nod
 
 } // namespace
 
+[[noreturn]] static void undefined_function(Interp& I, Symbol* s) { I.error("undefined function: " + s->name); }
+
 static Value run_call_global(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobal*>(n);
+    if (m->sym->value == UNBOUND) [[unlikely]] undefined_function(*f.I, m->sym);
     return call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
 }
 static Value run_call_global_tail(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobal*>(n);
+    if (m->sym->value == UNBOUND) [[unlikely]] undefined_function(*f.I, m->sym);
     return tail_call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
 }
 CallGlobal::CallGlobal(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)

@@ -305,10 +305,12 @@ Value Heap::cons_slow(Value a, Value d) {
         stats_.allocated_bytes += cons_free_count_ * sizeof(Cons);
         cons_free_count_ = 0;
         if (collection_due()) maybe_collect_with(a, d);
-        if (!cons_free_ || cons_free_count_ < (CONS_SLOTS - CONS_FIRST) / 8) add_page(false);
+        // Too little came back: grow rather than collect again soon.
+        if (!torture_ && cons_free_count_ < (CONS_SLOTS - CONS_FIRST) / 8) add_page(false);
     } else if (torture_) {
         maybe_collect_with(a, d);
     }
+    if (!cons_free_) add_page(false);
     Cons* c = cons_free_;
     cons_free_ = reinterpret_cast<Cons*>(c->car.raw & ~TAG_MASK);
     if (torture_) { cons_free_count_--; since_gc_ += sizeof(Cons); }
@@ -332,7 +334,8 @@ Value Heap::quad(Value a, Value b, Value c, Value d) {
             c = I_.temp_roots.back(); I_.temp_roots.pop_back();
             b = I_.temp_roots.back(); I_.temp_roots.pop_back();
         }
-        if (!quad_free_ || quad_free_count_ < (QUAD_SLOTS - QUAD_FIRST) / 8) add_page(true);
+        if (!torture_ && quad_free_count_ < (QUAD_SLOTS - QUAD_FIRST) / 8) add_page(true);
+        if (!quad_free_) add_page(true);
     }
     Quad* q = quad_free_;
     quad_free_ = reinterpret_cast<Quad*>(q->car.raw & ~TAG_MASK);

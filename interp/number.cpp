@@ -142,11 +142,11 @@ void chunk_for_radix(int radix, int* k, uint64_t* power) {
     *power = p;
 }
 
-// floor(sqrt(x)) for 0 <= x < 2^63.
+// floor(sqrt(x)) for 0 <= x <= FIXNUM_MAX (so r <= 2^31 and r*r cannot overflow).
 int64_t fix_isqrt(int64_t x) {
     int64_t r = int64_t(std::sqrt(double(x)));
-    while (r > 0 && __int128(r) * r > x) --r;
-    while (__int128(r + 1) * (r + 1) <= x) ++r;
+    while (r > 0 && r * r > x) --r;
+    while ((r + 1) * (r + 1) <= x) ++r;
     return r;
 }
 
@@ -458,10 +458,9 @@ Value num_ash(Interp& I, Value a, Value count, const char* who) {
     int64_t s = fixnum_value(count);
     if (s == 0) return a;
     if (s > 0) {
-        if (is_fixnum(a) && s < 63) {
-            __int128 r = __int128(fixnum_value(a)) * (__int128(1) << s);
-            if (r >= FIXNUM_MIN && r <= FIXNUM_MAX) return make_fixnum(int64_t(r));
-        }
+        // integer-length + s <= 62 is exactly "the result is a fixnum".
+        if (is_fixnum(a) && s <= 62 && fix_integer_length(fixnum_value(a)) + s <= 62)
+            return make_fixnum(fixnum_value(a) * (int64_t(1) << s));
         int64_t len = is_fixnum(a) ? fix_integer_length(fixnum_value(a)) : big_integer_length(big(a));
         if (s > MAX_RESULT_BITS - len) too_large(I, who);
         BigView x(a);

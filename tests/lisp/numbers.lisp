@@ -2,6 +2,8 @@
 ;;; boundary between them, division signs, two's-complement bit operations,
 ;;; LISP 1.6 names and radix conversion.
 
+(require 'test)
+
 ;;; ---- helpers --------------------------------------------------------------
 
 (defun num-test-fact (n)
@@ -319,3 +321,5 @@
 (assert-error (random -5))
 (assert-equal (let ((*random-state* (make-random-state 42))) (random 1000000))
               (let ((*random-state* (make-random-state 42))) (random 1000000)))
+
+(test-summary)

@@ -36,6 +36,23 @@ std::string error_of(F f) {
     return "";
 }
 
+// num_equal(f(), g()) where both may allocate: f's result is rooted while g
+// runs (a collection could otherwise free it).
+template <class F, class G>
+bool same(Interp& I, F f, G g) {
+    Root a(I, f());
+    Value b = g();
+    return num_equal(a, b);
+}
+
+// 2^e2 3^e3 k
+Value pow23(Interp& I, int64_t e2, int64_t e3, int64_t k) {
+    Root a(I, num_expt(I, fx(2), fx(e2)));
+    Root b(I, num_expt(I, fx(3), fx(e3)));
+    Root ab(I, num_mul(I, a, b));
+    return num_mul(I, ab, fx(k));
+}
+
 // A small deterministic generator for property checks (local state only).
 struct TestRng {
     uint64_t s;
@@ -333,13 +350,13 @@ TEST_CASE("number: gcd, lcm, isqrt") {
     CHECK(num_lcm(I, fx(0), fx(6)) == fx(0));
 
     // gcd(2^100 3^50, 2^80 3^70 5) = 2^80 3^50
-    Root x(I, num_mul(I, num_expt(I, fx(2), fx(100)), num_expt(I, fx(3), fx(50))));
-    Root y(I, num_mul(I, num_mul(I, num_expt(I, fx(2), fx(80)), num_expt(I, fx(3), fx(70))), fx(5)));
-    Root g(I, num_mul(I, num_expt(I, fx(2), fx(80)), num_expt(I, fx(3), fx(50))));
+    Root x(I, pow23(I, 100, 50, 1));
+    Root y(I, pow23(I, 80, 70, 5));
+    Root g(I, pow23(I, 80, 50, 1));
     CHECK(num_equal(num_gcd(I, x, y), g));
     CHECK(num_equal(num_gcd(I, num_neg(I, x), y), g));
     // lcm = 2^100 3^70 5
-    Root l(I, num_mul(I, num_mul(I, num_expt(I, fx(2), fx(100)), num_expt(I, fx(3), fx(70))), fx(5)));
+    Root l(I, pow23(I, 100, 70, 5));
     CHECK(num_equal(num_lcm(I, x, y), l));
     // Consecutive Fibonacci numbers are coprime.
     Root f1(I, fx(1)), f2(I, fx(1));
@@ -434,10 +451,10 @@ TEST_CASE("number: bit operations on bignums, Common Lisp semantics") {
     CHECK(num_logand(I, p100, fx(12345)) == fx(0));
     CHECK(num_logand(I, num_neg(I, p100), fx(12345)) == fx(0));
     CHECK(num_logand(I, num_sub(I, p100, fx(1)), fx(-4)) != fx(0));
-    CHECK(num_equal(num_lognot(I, p100), num_sub(I, num_neg(I, p100), fx(1))));
+    CHECK(same(I, [&] { return num_lognot(I, p100); }, [&] { return num_sub(I, num_neg(I, p100), fx(1)); }));
     CHECK(num_logior(I, num_neg(I, p100), m) == fx(-1));
     // ...11 1 (100 zeros) ^ ...00 1 (100 ones) = ...11 0 (100 ones) = -2^100 - 1
-    CHECK(num_equal(num_logxor(I, num_neg(I, p100), m), num_lognot(I, p100)));
+    CHECK(same(I, [&] { return num_logxor(I, num_neg(I, p100), m); }, [&] { return num_lognot(I, p100); }));
     CHECK(num_integer_length(I, p100) == 101);
     CHECK(num_integer_length(I, num_neg(I, p100)) == 100);
     CHECK(num_integer_length(I, num_sub(I, num_neg(I, p100), fx(1))) == 101);
@@ -477,24 +494,25 @@ TEST_CASE("number: bit operations on bignums, Common Lisp semantics") {
         auto combine = [&](Value hi, Value lo) { return num_add(I, num_ash(I, hi, K), lo); };
         {
             Root lo(I, num_logand(I, P, Q));
-            CHECK(num_equal(num_logand(I, X, Y), combine(num_logand(I, fx(x), fx(y)), lo)));
+            CHECK(same(I, [&] { return num_logand(I, X, Y); }, [&] { return combine(num_logand(I, fx(x), fx(y)), lo); }));
         }
         {
             Root lo(I, num_logior(I, P, Q));
-            CHECK(num_equal(num_logior(I, X, Y), combine(num_logior(I, fx(x), fx(y)), lo)));
+            CHECK(same(I, [&] { return num_logior(I, X, Y); }, [&] { return combine(num_logior(I, fx(x), fx(y)), lo); }));
         }
         {
             Root lo(I, num_logxor(I, P, Q));
-            CHECK(num_equal(num_logxor(I, X, Y), combine(num_logxor(I, fx(x), fx(y)), lo)));
+            CHECK(same(I, [&] { return num_logxor(I, X, Y); }, [&] { return combine(num_logxor(I, fx(x), fx(y)), lo); }));
         }
         {
             Root lo(I, num_sub(I, num_sub(I, num_ash(I, fx(1), K), fx(1)), P));   // 2^k - 1 - p
-            CHECK(num_equal(num_lognot(I, X), combine(num_lognot(I, fx(x)), lo)));
+            CHECK(same(I, [&] { return num_lognot(I, X); }, [&] { return combine(num_lognot(I, fx(x)), lo); }));
         }
         CHECK(num_ash(I, X, num_neg(I, K)) == fx(x));
         int64_t s = int64_t(rng.next() % 90);
-        CHECK(num_equal(num_ash(I, X, fx(-s)), num_floor(I, X, num_expt(I, fx(2), fx(s)))));
-        CHECK(num_equal(num_ash(I, X, fx(s)), num_mul(I, X, num_expt(I, fx(2), fx(s)))));
+        Root twos(I, num_expt(I, fx(2), fx(s)));
+        CHECK(same(I, [&] { return num_ash(I, X, fx(-s)); }, [&] { return num_floor(I, X, twos); }));
+        CHECK(same(I, [&] { return num_ash(I, X, fx(s)); }, [&] { return num_mul(I, X, twos); }));
         int64_t pc = num_logcount(I, P);
         CHECK(num_logcount(I, X) == num_logcount(I, fx(x)) + (x < 0 ? 100 - pc : pc));
         if (x != 0 && x != -1) CHECK(num_integer_length(I, X) == num_integer_length(I, fx(x)) + 100);
