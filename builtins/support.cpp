@@ -3,6 +3,7 @@
 #include "builtins.h"
 
 #include "../interp/nodes.h"
+#include "debug.h"
 
 namespace lipq {
 
@@ -27,9 +28,11 @@ Value arg_list(Interp& I, const char* fn, Value v) {
     return v;
 }
 
+// A function, or a symbol whose global value is one (LISP 1.6 style 'car).
 Value arg_function(Interp& I, const char* fn, Value v) {
-    if (!is_function(v)) I.type_error(fn, "a function", v);
-    return v;
+    if (is_function(v)) return v;
+    if (is_obj(v) && as_obj(v)->type == Type::Symbol && is_function(as_symbol(v)->value)) return v;
+    I.type_error(fn, "a function", v);
 }
 
 Value call0(Interp& I, Value f) {
@@ -56,6 +59,18 @@ Value call2(Interp& I, Value f, Value x, Value y) {
     return invoke(I, base, 2, nullptr);
 }
 
+void open_extras(Interp&);   // builtins/extras.cpp
+
+// The search family (builtins/search.cpp, structures.cpp, generators.cpp,
+// exactcover.cpp, nqueens.cpp).
+void open_search(Interp&);
+void open_structures(Interp&);
+void open_generators(Interp&);
+void open_exactcover(Interp&);
+void open_nqueens(Interp&);
+
+void open_pprint(Interp&);   // builtins/pprint.cpp
+
 void open_all_builtins(Interp& I) {
     open_lists(I);
     open_numbers(I);
@@ -65,6 +80,14 @@ void open_all_builtins(Interp& I) {
     open_control(I);
     open_hash(I);
     open_vectors(I);
+    open_search(I);
+    open_structures(I);
+    open_generators(I);
+    open_exactcover(I);
+    open_nqueens(I);
+    open_pprint(I);
+    open_extras(I);
+    open_debug(I);
 }
 
 } // namespace lipq

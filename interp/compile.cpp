@@ -237,6 +237,11 @@ struct Compiler::Impl {
         }
         case Ref::Global: break;
         }
+        // At the REPL, `*` read as a variable is the last value printed (as in
+        // Common Lisp); the symbol's own value stays the multiplication
+        // function, so (* a b), #'* and (apply '* l) still multiply. %* holds
+        // the multiplication function until the REPL prints something.
+        if (x == I.sym.star1) s = as_symbol(I.intern("%*"));
         keep(x);
         return mk<GlobalRef>(s);
     }
@@ -334,6 +339,7 @@ struct Compiler::Impl {
         want_args(form, 1, 1);
         Value f = arg(form, 0);
         if (is_pair(f) && car(f) == I.sym.lambda) return c_lambda(f, ctx);
+        if (f == I.sym.star1 && resolve(f).kind == Ref::Global) return mk<GlobalRef>(as_symbol(f));   // #'* multiplies
         return compile(f, Ctx::Expr);
     }
 
@@ -662,10 +668,13 @@ struct Compiler::Impl {
         if (!is_pair(cddr(form))) return konst(name);
         Value init = car(cddr(form));
         Value q = hold(I.list({I.sym.quote, name}));
-        Value code;
-        if (always) code = I.list({S("progn"), I.list({S("setq"), name, init}), q});
-        else code = I.list({S("if"), I.list({S("boundp"), q}), q, I.list({S("progn"), I.list({S("setq"), name, init}), q})});
-        hold(code);
+        // Built one allocation at a time: every piece is held before the next is made.
+        Value set = hold(I.list({S("setq"), name, init}));
+        Value code = hold(I.list({S("progn"), set, q}));
+        if (!always) {
+            Value test = hold(I.list({S("boundp"), q}));
+            code = hold(I.list({S("if"), test, q, code}));
+        }
         Node* n = compile(code, Ctx::Expr);
         if (constant) {
             // Evaluate now so later code can fold it; mark constant afterwards.
@@ -831,8 +840,14 @@ struct Compiler::Impl {
     }
     std::vector<CaptureSource> pending_caps;
 
+    // Set by compile_toplevel: a top-level form's body is not compiled for
+    // tail calls, so the frame of the function it calls keeps its call site.
+    bool toplevel_body = false;
+
     void compile_lambda_into(Fn& ctx, Value ll, Value body, Value form) {
         Proto* p = ctx.proto;
+        Ctx body_ctx = toplevel_body ? Ctx::Expr : Ctx::Tail;
+        toplevel_body = false;
         enum { Req, Opt, Rest, Aux, Done } mode = Req;
         std::vector<Var*> params;
         std::vector<std::pair<Value, Value>> patterns;   // (pattern, slot) destructured in the prologue
@@ -898,7 +913,7 @@ struct Compiler::Impl {
                 dyn.push_back(mk<BindSpecial>(as_symbol(special_params[i]), int(fixnum_value(special_params[i + 1]))));
             b = mk<DynamicExtent>(dyn, compile_body(body, Ctx::Expr, form));
         } else {
-            b = compile_body(body, Ctx::Tail, form);
+            b = compile_body(body, body_ctx, form);
         }
         if (!pro.empty()) {
             pro.push_back(b);
@@ -1014,6 +1029,7 @@ Value Compiler::compile_toplevel(Value form) {
     c.held.push_back(form);
     c.fn = nullptr;
     Value body = c.hold(I.list({form}));
+    c.toplevel_body = true;
     Proto* p = c.compile_proto(NIL, NIL, body, false, form);
     p->name = "toplevel";
     Root pr(I, obj_value(p));

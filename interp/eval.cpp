@@ -101,6 +101,12 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
             I.current_call = call.prev;
             return v;
         }
+        // A symbol names its global function (LISP 1.6: (mapcar 'car l)).
+        if (is_obj(fn) && as_obj(fn)->type == Type::Symbol && is_function(as_symbol(fn)->value)) {
+            fn = as_symbol(fn)->value;
+            base[-1] = fn;
+            continue;
+        }
         I.current_call = call.prev;
         I.depth--;
         not_a_function(I, fn);
@@ -704,6 +710,28 @@ COMPARE_PRIM(p_le, <=)
 COMPARE_PRIM(p_ge, >=)
 COMPARE_PRIM(p_numeq, ==)
 
+// (aref v i) / (vref v i) on a vector with an in-range fixnum index; anything
+// else (errors included) goes through the builtin.  Added for the puzzle
+// scripts, whose boards are vectors.
+Value p_aref(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    if (STILL_BUILTIN && is_vector(x) && is_fixnum(y)) [[likely]] {
+        int64_t k = fixnum_value(y);
+        Vector* v = as_vector(x);
+        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
+    }
+    return prim_slow(m, f, x, y, 2);
+}
+// (eql x y): identical words are eql, two different fixnums are not.
+Value p_eql(Node* n, Frame& f) {
+    PRIM2_OPERANDS
+    if (STILL_BUILTIN) [[likely]] {
+        if (x == y) return I.sym.t;
+        if (is_fixnum(x) && is_fixnum(y)) return NIL;
+    }
+    return prim_slow(m, f, x, y, 2);
+}
+
 } // namespace
 
 const PrimInfo prim_table[] = {
@@ -714,6 +742,7 @@ const PrimInfo prim_table[] = {
     {"plus", 2, p_add},      {"-", 2, p_sub},       {"difference", 2, p_sub}, {"*", 2, p_mul},
     {"times", 2, p_mul},     {"<", 2, p_lt},        {"lessp", 2, p_lt},    {">", 2, p_gt},
     {"greaterp", 2, p_gt},   {"<=", 2, p_le},       {">=", 2, p_ge},       {"=", 2, p_numeq},
+    {"aref", 2, p_aref},     {"vref", 2, p_aref},   {"eql", 2, p_eql},
 };
 const size_t prim_count = sizeof(prim_table) / sizeof(prim_table[0]);
 

@@ -323,6 +323,28 @@ Value Interp::make_vector(size_t n, Value fill) {
 
 // ---- evaluation entry points ----------------------------------------------------------
 
+namespace {
+// Every way into the evaluator from C++ leaves the machine as it found it,
+// whether the evaluation returns or throws (an error, an interrupt, an exit).
+struct EntryGuard {
+    Interp& I;
+    Value* sp;
+    int depth;
+    ActiveCall* call;
+    size_t specials, tags;
+    explicit EntryGuard(Interp& in)
+        : I(in), sp(in.sp), depth(in.depth), call(in.current_call), specials(in.special_stack.size()),
+          tags(in.catch_tags.size()) {}
+    ~EntryGuard() {
+        I.sp = sp;
+        I.depth = depth;
+        I.current_call = call;
+        I.unbind_specials_to(specials);
+        if (I.catch_tags.size() > tags) I.catch_tags.resize(tags);
+    }
+};
+} // namespace
+
 Value Interp::eval(Value form) {
     if (is_obj(form) && as_obj(form)->type == Type::Symbol) {
         Symbol* s = as_symbol(form);
@@ -331,6 +353,7 @@ Value Interp::eval(Value form) {
     }
     if (!is_pair(form) && !is_obj(form)) return form;   // fixnums, nil
     if (!is_pair(form) && as_obj(form)->type != Type::Symbol) return form;
+    EntryGuard guard(*this);
     Root f(*this, form);
     Value closure = compiler->compile_toplevel(form);
     push(closure);
@@ -339,6 +362,7 @@ Value Interp::eval(Value form) {
 }
 
 Value Interp::apply(Value fn, Value* args, int nargs) {
+    EntryGuard guard(*this);
     if (sp + nargs + 1 > stack_hi) stack_overflow();
     Value* base = sp + 1;
     *sp++ = fn;
@@ -347,7 +371,7 @@ Value Interp::apply(Value fn, Value* args, int nargs) {
 }
 
 Value Interp::apply_list(Value fn, Value arglist) {
-    StackMark m(*this);
+    EntryGuard guard(*this);
     Value* base = sp + 1;
     push(fn);
     int n = 0;
@@ -357,7 +381,7 @@ Value Interp::apply_list(Value fn, Value arglist) {
 }
 
 Value Interp::call(Value fn, std::initializer_list<Value> args) {
-    StackMark m(*this);
+    EntryGuard guard(*this);
     Value* base = sp + 1;
     push(fn);
     for (Value a : args) push(a);
