@@ -27,13 +27,13 @@ STARTUP_LAUNCHES = 20   # the startup benchmark times this many launches
 # (None: all), and a one-line description for the listing.
 BENCHMARKS = [
     ("startup", "3", None, f"evaluate (+ 1 2) and exit, {STARTUP_LAUNCHES} launches"),
-    ("tak", "14000", None, "(tak 18 12 6) x 2000"),
-    ("fib", "39088169", None, "naive (fib 38)"),
-    ("takl", "2100", None, "Gabriel's TAKL on lists 18 12 6, x 300"),
+    ("tak", "17500", None, "(tak 18 12 6) x 2500"),
+    ("fib", "63245986", None, "naive (fib 39)"),
+    ("takl", "3150", None, "Gabriel's TAKL on lists 18 12 6, x 450"),
     ("queens", "32160", None, "list-based nqueen1 backtracking, n = 11, x 12"),
-    ("flatqueens", "9200", None, "functional flat-map N-queens, n = 8, x 100"),
+    ("flatqueens", "11040", None, "functional flat-map N-queens, n = 8, x 120"),
     ("cons", "6500006500000", None, "build/map/reverse/sum a 10^6 list, x 13"),
-    ("bignum", "270792", None, "5000! and its digit sum by division by 10, x 4"),
+    ("bignum", "338490", None, "5000! and its digit sum by division by 10, x 5"),
     ("print", "81894060", ["lipq", "sbcl", "guile"],
      "print-circle a shared/cyclic structure and read it back, x 18"),
     # Placeholder: enabled only once bench/tait.* (or a tait.* program under
@@ -46,7 +46,7 @@ BENCHMARKS = [
 IMPLS = {
     "lipq":     dict(dir=os.path.join(BENCH, "lipq"), ext=".lisp"),
     "sbcl":     dict(dir=os.path.join(PEERS_DIR, "cl"), ext=".lisp", apt="sbcl", probe="sbcl"),
-    "chez":     dict(dir=os.path.join(PEERS_DIR, "chez"), ext=".ss", apt="chezscheme", probe="scheme"),
+    "chez":     dict(dir=os.path.join(PEERS_DIR, "chez"), ext=".ss", apt="chezscheme", probe="chezscheme"),
     "guile":    dict(dir=os.path.join(PEERS_DIR, "guile"), ext=".scm", apt="guile-3.0", probe="guile"),
     "ecl":      dict(dir=os.path.join(PEERS_DIR, "cl"), ext=".lisp", apt="ecl", probe="ecl"),
     "clisp":    dict(dir=os.path.join(PEERS_DIR, "cl"), ext=".lisp", apt="clisp", probe="clisp"),
@@ -129,14 +129,21 @@ def sh(cmd, **kw):
                           text=True, **kw)
 
 
+def chez_bin():
+    # Debian's chezscheme installs both names; "scheme" may be another Scheme
+    return "chezscheme" if have("chezscheme") else "scheme"
+
+
 def source_of(impl, bench):
     """The program file, or None when there is none."""
     d = IMPLS[impl]
     f = os.path.join(d["dir"], bench + d["ext"])
     if os.path.exists(f):
         return f
-    f = os.path.join(BENCH, bench + d["ext"])   # e.g. bench/tait.lisp
-    if bench == "tait" and impl == "lipq" and os.path.exists(f):
+    # a program may also sit directly in bench/ (e.g. bench/tait.lisp, which
+    # is lipq's: the Common Lisp peers only read bench/peers/cl/)
+    f = os.path.join(BENCH, bench + d["ext"])
+    if os.path.exists(f) and impl not in ("sbcl", "clisp", "ecl"):
         return f
     return None
 
@@ -165,10 +172,10 @@ def build(impl, bench, src, lipq_cmd):
     if impl == "chez":
         obj = os.path.join(out, bench + ".so")
         if not newer(obj, src):
-            r = sh(["scheme", "-q"], input=f"(compile-program {json.dumps(src)} {json.dumps(obj)})")
+            r = sh([chez_bin(), "-q"], input=f"(compile-program {json.dumps(src)} {json.dumps(obj)})")
             if r.returncode or not os.path.exists(obj):
                 return None, r.stdout
-        return ["scheme", "--program", obj], None
+        return [chez_bin(), "--program", obj], None
     if impl == "sbcl":
         obj = os.path.join(out, bench + ".fasl")
         if not newer(obj, src):
@@ -331,9 +338,9 @@ def main():
     ap.add_argument("bench", nargs="*", help="benchmarks to run (default: all)")
     ap.add_argument("-n", "--runs", type=int, default=5,
                     help="timed runs per program (default 5)")
-    ap.add_argument("--budget", type=float, default=10.0,
+    ap.add_argument("--budget", type=float, default=8.0,
                     help="stop repeating a program once its runs of one benchmark "
-                         "have taken this many seconds (default 10; 0 = always N runs)")
+                         "have taken this many seconds (default 8; 0 = always N runs)")
     ap.add_argument("--timeout", type=float, default=300.0,
                     help="kill a single run after this many seconds (default 300)")
     ap.add_argument("--peers", default=",".join(PEERS),

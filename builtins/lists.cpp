@@ -272,6 +272,7 @@ Value bi_copy_list(Interp& I, Value* a, int) {
 Value copy_tree(Interp& I, Value x, int depth) {
     if (!is_pair(x)) return x;
     if (depth > 100000) I.error("copy: structure nested too deeply");
+    I.check_cstack();   // a small C stack (an embedder's thread) runs out sooner
     Root src(I, x);
     ListBuilder b(I);
     Value y = x;
@@ -360,6 +361,7 @@ Value subst(Interp& I, Value nu, Value old, Value tree, int depth) {
     if (equal_values(old, tree)) return nu;
     if (!is_cons(tree)) return tree;
     if (depth > 100000) I.error("subst: structure nested too deeply");
+    I.check_cstack();
     Root t(I, tree), n(I, nu), o(I, old);
     Root a(I, subst(I, n, o, car(t), depth + 1));
     Value d = subst(I, n, o, cdr(t), depth + 1);

@@ -10,7 +10,8 @@
 namespace lipq {
 
 // (format dest control args...) directives: ~a ~s ~d ~b ~o ~x (with an
-// optional minimum width: ~5d pads on the left, ~5a on the right), ~% newline,
+// optional minimum width: ~5d pads on the left, ~5a on the right, ~5@a on the
+// left), ~% newline,
 // ~& fresh line, ~~ tilde.
 std::string format_string(Interp& I, const std::string& ctl, const Value* args, int nargs, int out_column) {
     std::string out;
@@ -28,10 +29,12 @@ std::string format_string(Interp& I, const std::string& ctl, const Value* args, 
             width = (width < 0 ? 0 : width) * 10 + (ctl[i] - '0');
             i++;
         }
+        bool at_sign = false;   // ~N@a: pad on the left (right-justify), as in Common Lisp
+        if (i < ctl.size() && ctl[i] == '@') { at_sign = true; i++; }
         if (i >= ctl.size()) I.error("format: incomplete directive");
         char d = char(std::tolower(static_cast<unsigned char>(ctl[i])));
         std::string piece;
-        bool left_pad = false;
+        bool left_pad = at_sign;
         switch (d) {
         case 'a': piece = princ_to_string(I, next()); break;
         case 's': piece = prin1_to_string(I, next()); break;
@@ -172,7 +175,7 @@ Value bi_string_trim(Interp& I, Value* a, int) {
 }
 
 const BuiltinDef string_lib[] = {
-    {"format", bi_format, 2, -1, "(format dest control args...): dest nil returns a string, t prints. ~a ~s ~d ~b ~o ~x ~% ~& ~~."},
+    {"format", bi_format, 2, -1, "(format dest control args...): dest nil returns a string, t prints. ~a ~s ~d ~b ~o ~x ~% ~& ~~; ~Na pads to width N, ~N@a on the left."},
     {"concat", bi_concat, 0, -1, "(concat x ...): a string joining the printed (princ) forms of the arguments."},
     {"substring", bi_substring, 2, 3, "(substring s start [end]): the bytes from start below end."},
     {"string=", bi_string_eq, 2, 2, "(string= a b): t if the strings (or symbol names) are equal."},

@@ -71,6 +71,12 @@ void open_nqueens(Interp&);
 
 void open_pprint(Interp&);   // builtins/pprint.cpp
 
+// The game-tree solver and bit permutations (builtins/game.cpp, bitperm.cpp).
+void open_game(Interp&);
+void open_bitperm(Interp&);
+
+void open_persist(Interp&);   // builtins/persist.cpp: save, restore
+
 void open_all_builtins(Interp& I) {
     open_lists(I);
     open_numbers(I);
@@ -80,6 +86,8 @@ void open_all_builtins(Interp& I) {
     open_control(I);
     open_hash(I);
     open_vectors(I);
+    open_game(I);
+    open_bitperm(I);
     open_search(I);
     open_structures(I);
     open_generators(I);
@@ -88,6 +96,7 @@ void open_all_builtins(Interp& I) {
     open_pprint(I);
     open_extras(I);
     open_debug(I);
+    open_persist(I);
 }
 
 } // namespace lipq

@@ -34,7 +34,7 @@ struct Compiler::Impl {
 
     // ---- lexical structure ----
     struct Fn;
-    enum UseKind { RefLocal, SetLocal, RefCap, BindUse, ParamUse };
+    enum UseKind { RefLocal, SetLocal, RefCap, BindUse, ParamUse, PrimOperand };
     struct Var {
         Value sym;
         int slot;
@@ -131,6 +131,13 @@ struct Compiler::Impl {
             case RefCap: node->fn = CapRef::boxed; break;
             case BindUse: node->fn = Bind::boxed; break;
             case ParamUse: v->owner->proto->boxed_params.push_back(v->slot); break;
+            case PrimOperand: {
+                // The primitive read the slot directly: make it evaluate its operand nodes.
+                auto* pn = static_cast<PrimNode*>(node);
+                pn->fn = pn->general;
+                pn->test = pn->test_general;
+                break;
+            }
             }
         }
     }
@@ -166,7 +173,7 @@ struct Compiler::Impl {
     // ---- the dispatcher ----
     using Special = Node* (Impl::*)(Value form, Ctx ctx);
     std::unordered_map<uint64_t, Special> specials;
-    std::unordered_map<uint64_t, const PrimInfo*> prims;
+    std::unordered_map<Node*, Var*> local_refs;   // LocalRef node -> its variable
 
     void init() {
         auto def = [&](const char* name, Special s) { specials[I.intern(name).raw] = s; };
@@ -204,7 +211,6 @@ struct Compiler::Impl {
         def("flet", &Impl::c_flet);
         def("declare", &Impl::c_declare);
         def("eval-when", &Impl::c_eval_when);
-        for (size_t i = 0; i < prim_count; i++) prims[I.intern(prim_table[i].name).raw] = &prim_table[i];
     }
 
     Node* konst(Value v) { return mk<ConstNode>(keep(v)); }
@@ -228,6 +234,7 @@ struct Compiler::Impl {
         case Ref::Local: {
             auto* n = mk<LocalRef>(r.index);
             r.var->uses.push_back({n, RefLocal});
+            local_refs[n] = r.var;
             return n;
         }
         case Ref::Capture: {
@@ -273,21 +280,51 @@ struct Compiler::Impl {
         return mk<CallExpr>(f, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
     }
 
+    OperandKind operand_kind(Node* n) {
+        if (n->fn == LocalRef::plain && local_refs.count(n)) return OperandLocal;
+        if (auto* c = dynamic_cast<ConstNode*>(n); c && is_fixnum(c->v)) return OperandConst;
+        return OperandAny;
+    }
+
     Node* compile_global_call(Symbol* s, Value x, Ctx ctx) {
         std::vector<Value> args = elements(cdr(x), x);
         Value fnval = s->value;
-        auto pi = prims.find(obj_value(s).raw);
-        if (pi != prims.end() && pi->second->nargs == int(args.size()) && is_native(fnval)) {
+        PrimVariants pv;
+        if ((args.size() == 1 || args.size() == 2) && is_native(fnval) &&
+            select_prim(s->name, int(args.size()), OperandAny, OperandAny, &pv)) {
             Node* a = compile(args[0], Ctx::Expr);
             Node* b = args.size() > 1 ? compile(args[1], Ctx::Expr) : nullptr;
+            select_prim(s->name, int(args.size()), operand_kind(a), b ? operand_kind(b) : OperandAny, &pv);
             keep(fnval);
-            return mk<PrimNode>(pi->second->fn, s, fnval, a, b, pos_of(x));
+            auto* pn = mk<PrimNode>(pv.run, s, fnval, a, b, pos_of(x));
+            pn->general = pv.general;
+            pn->test = pv.test;
+            pn->test_general = pv.test_general;
+            auto setup = [&](Node* op, OperandKind k, int* slot, Value* kval) {
+                if (k == OperandLocal) {
+                    Var* v = local_refs[op];
+                    *slot = v->slot;
+                    v->uses.push_back({pn, PrimOperand});
+                } else if (k == OperandConst) {
+                    *kval = static_cast<ConstNode*>(op)->v;
+                }
+            };
+            setup(a, pv.ka, &pn->slot_a, &pn->k_a);
+            if (b) setup(b, pv.kb, &pn->slot_b, &pn->k_b);
+            return pn;
         }
         std::vector<Node*> an;
         an.reserve(args.size());
         for (Value a : args) an.push_back(compile(a, Ctx::Expr));
         keep(obj_value(s));
+        if (ctx != Ctx::Tail && an.size() <= 3) return mk<CallGlobalN>(s, std::move(an), keep(cdr(x)), pos_of(x));
         return mk<CallGlobal>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
+    }
+
+    // (if test then else), using the predicate's test function when it has one.
+    Node* make_if(Node* t, Node* a, Node* b) {
+        if (auto* pn = dynamic_cast<PrimNode*>(t); pn && pn->test) return mk<IfTestNode>(pn, a, b);
+        return mk<IfNode>(t, a, b);
     }
 
     Value expand_macro(Value m, Value form) {
@@ -355,7 +392,7 @@ struct Compiler::Impl {
         Node* t = compile(arg(form, 0), Ctx::Expr);
         Node* a = compile(arg(form, 1), ctx);
         Node* b = n > 2 ? compile_body(cdr(cdr(cdr(form))), ctx, form) : konst(NIL);
-        return mk<IfNode>(t, a, b);
+        return make_if(t, a, b);
     }
 
     Node* c_cond(Value form, Ctx ctx) {
@@ -375,7 +412,7 @@ struct Compiler::Impl {
         if (test == I.sym.t) return compile_body(body, ctx, form);
         Node* t = compile(test, Ctx::Expr);
         Node* a = compile_body(body, ctx, form);
-        return mk<IfNode>(t, a, cond_from(cl, i + 1, ctx, form));
+        return make_if(t, a, cond_from(cl, i + 1, ctx, form));
     }
 
     Node* andor(Value form, Ctx ctx, bool is_and) {
@@ -923,6 +960,7 @@ struct Compiler::Impl {
         for (Var* v : ctx.scope) finish_var(v);
         ctx.scope.clear();
         p->frame_size = ctx.max_slots;
+        p->simple = !p->fexpr && !p->rest && p->nopt == 0 && p->boxed_params.empty();
     }
     Var* declare_param(Value sym, int slot, std::vector<Value>& special_params) {
         if (is_special(sym)) {
@@ -1034,7 +1072,7 @@ Value Compiler::compile_toplevel(Value form) {
     p->name = "toplevel";
     Root pr(I, obj_value(p));
     Closure* cl = I.heap.make_closure(p, 0);
-    return obj_value(cl);
+    return obj_value(cl);   // top-level protos are never DFs
 }
 
 Value Compiler::compile_lambda(Value name, Value lambda_list, Value body, bool fexpr) {
@@ -1050,7 +1088,9 @@ Value Compiler::compile_lambda(Value name, Value lambda_list, Value body, bool f
     c.held.push_back(body);
     Proto* p = c.compile_proto(name, lambda_list, body, fexpr, body);
     Root pr(c.I, obj_value(p));
-    return obj_value(c.I.heap.make_closure(p, 0));
+    Closure* cl = c.I.heap.make_closure(p, 0);
+    if (p->fexpr) cl->flags |= CLOSURE_FEXPR;
+    return obj_value(cl);
 }
 
 Value Compiler::macroexpand_1(Value form, bool* expanded) {

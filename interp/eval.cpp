@@ -40,40 +40,36 @@ void bind_complex(Interp& I, Proto* p, Closure* c, Value* base, int nargs) {
     for (int slot : p->boxed_params) base[slot] = obj_value(I.heap.make<Box>(base[slot]));
 }
 
-struct DepthGuard {
-    Interp& I;
-    explicit DepthGuard(Interp& in) : I(in) {
-        if (++I.depth > I.max_depth) [[unlikely]] { --I.depth; I.stack_overflow(); }
-    }
-};
 
 } // namespace
 
 Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
     ActiveCall call{I.current_call, base, site};
     I.current_call = &call;
-    Value fn = base[-1];
-    if (++I.depth > I.max_depth) [[unlikely]] { --I.depth; I.current_call = call.prev; I.stack_overflow(); }
-    I.check_cstack();
+    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+        --I.depth;
+        I.current_call = call.prev;
+        I.stack_overflow();
+    }
     I.poll();
+    Value fn = base[-1];
     for (;;) {
         if (is_closure(fn)) [[likely]] {
             Closure* c = as_closure(fn);
             Proto* p = c->proto;
-            if (p->fexpr) [[unlikely]] {
-                // Called with evaluated arguments (apply, funcall): pass them as the list.
-                Value l = list_from(I, base, size_t(nargs));
-                base[0] = l;
-                nargs = 1;
-                I.sp = base + 1;
-            }
             Value* end = base + p->frame_size;
             if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
-            if (p->opt_defaults.empty() && !p->rest && p->boxed_params.empty()) [[likely]] {
-                if (nargs != p->nreq) [[unlikely]] I.arity_error(fn, nargs);
+            if (p->simple && nargs == p->nreq) [[likely]] {
                 for (Value* s = base + nargs; s < end; ++s) *s = NIL;
                 I.sp = end;
             } else {
+                if (p->fexpr) {
+                    // Called with evaluated arguments (apply, funcall): pass them as the list.
+                    Value l = list_from(I, base, size_t(nargs));
+                    base[0] = l;
+                    nargs = 1;
+                    I.sp = base + 1;
+                }
                 bind_complex(I, p, c, base, nargs);
             }
             Frame fr{base, c, &I};
@@ -249,7 +245,7 @@ inline Value call_with(Interp& I, Frame& f, Value fn, const std::vector<Node*>& 
     size_t n = args.size();
     if (I.sp + n + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
     Value* base = I.sp + 1;
-    if (is_closure(fn) && as_closure(fn)->proto->fexpr) [[unlikely]] {
+    if (is_closure(fn) && (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
         // DF: the argument forms, unevaluated; invoke() gathers them into one list.
         *I.sp++ = fn;
         for (Value x = forms; is_pair(x); x = cdr(x)) I.push(car(x));
@@ -265,7 +261,7 @@ inline Value call_with(Interp& I, Frame& f, Value fn, const std::vector<Node*>& 
 
 inline Value tail_call_with(Interp& I, Frame& f, Value fn, const std::vector<Node*>& args, Value forms,
                             const SourcePos* site) {
-    if (!is_closure(fn) || as_closure(fn)->proto->fexpr) return call_with(I, f, fn, args, forms, site);
+    if (!is_closure(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) return call_with(I, f, fn, args, forms, site);
     size_t n = args.size();
     if (I.sp + n + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
     Value* base = I.sp;
@@ -293,6 +289,39 @@ static Value run_call_global_tail(Node* n, Frame& f) {
     if (m->sym->value == UNBOUND) [[unlikely]] undefined_function(*f.I, m->sym);
     return tail_call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
 }
+template <int N>
+static Value run_call_global_n(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobalN*>(n);
+    Interp& I = *f.I;
+    Value fn = m->sym->value;
+    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR) || fn == UNBOUND) [[unlikely]] {
+        if (fn == UNBOUND) undefined_function(I, m->sym);
+        return call_with(I, f, fn, m->args, m->forms, &m->pos);
+    }
+    Value* base = I.sp + 1;
+    if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
+    *I.sp++ = fn;
+    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
+    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
+    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    return invoke(I, base, N, &m->pos);
+}
+
+static Node::Fn call_global_n_fn(size_t n) {
+    switch (n) {
+    case 0: return run_call_global_n<0>;
+    case 1: return run_call_global_n<1>;
+    case 2: return run_call_global_n<2>;
+    default: return run_call_global_n<3>;
+    }
+}
+
+CallGlobalN::CallGlobalN(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p)
+    : CallGlobal(s, std::move(a), fm, p, false) {
+    for (size_t i = 0; i < args.size() && i < 3; i++) arg[i] = args[i];
+    fn = call_global_n_fn(args.size());
+}
+
 CallGlobal::CallGlobal(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
     : Node(tail ? run_call_global_tail : run_call_global), sym(s), args(std::move(a)), forms(fm), pos(p) {}
 
@@ -308,7 +337,7 @@ static Value run_call_expr_tail(Node* n, Frame& f) {
     auto* m = static_cast<CallExpr*>(n);
     Interp& I = *f.I;
     Value fn = ev(m->fn, f);
-    if (!is_closure(fn) || as_closure(fn)->proto->fexpr) return call_with(I, f, fn, m->args, m->forms, &m->pos);
+    if (!is_closure(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) return call_with(I, f, fn, m->args, m->forms, &m->pos);
     // Keep fn rooted during argument evaluation: park it in tail_fn's slot on the stack.
     *I.sp++ = fn;
     Value* base = I.sp;
@@ -327,6 +356,7 @@ CallExpr::CallExpr(Node* fn_, std::vector<Node*> a, Value fm, SourcePos p, bool 
 static Value run_make_closure(Node* n, Frame& f) {
     auto* m = static_cast<MakeClosure*>(n);
     Closure* c = f.I->heap.make_closure(m->proto, uint32_t(m->caps.size()));
+    if (m->proto->fexpr) c->flags |= CLOSURE_FEXPR;
     for (size_t i = 0; i < m->caps.size(); i++) {
         const CaptureSource& s = m->caps[i];
         c->cap[i] = s.from_local ? f.slots[s.index] : f.self->cap[s.index];
@@ -572,178 +602,5 @@ static Value run_define(Node* n, Frame& f) {
     return obj_value(m->sym);
 }
 DefineNode::DefineNode(Symbol* s, Node* v, int k) : Node(run_define), sym(s), val(v), kind(k) {}
-
-// ---- primitive fast paths ------------------------------------------------------------
-
-PrimNode::PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p)
-    : Node(f), sym(s), expect(e), a(x), b(y), pos(p) {}
-
-namespace {
-
-// The general way: call whatever the symbol holds now on the given values.
-Value prim_slow(PrimNode* m, Frame& f, Value x, Value y, int nargs) {
-    Interp& I = *f.I;
-    Value* base = I.sp + 1;
-    *I.sp++ = m->sym->value;
-    *I.sp++ = x;
-    if (nargs == 2) *I.sp++ = y;
-    return invoke(I, base, nargs, &m->pos);
-}
-
-// Evaluate both operands keeping the first rooted.
-#define PRIM2_OPERANDS                           \
-    auto* m = static_cast<PrimNode*>(n);         \
-    Interp& I = *f.I;                            \
-    *I.sp++ = ev(m->a, f);                       \
-    Value y = ev(m->b, f);                       \
-    Value x = *--I.sp;
-
-#define PRIM1_OPERAND                            \
-    auto* m = static_cast<PrimNode*>(n);         \
-    Value x = ev(m->a, f);
-
-#define STILL_BUILTIN (m->sym->value == m->expect)
-
-Value p_car(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN) [[likely]] {
-        if (is_pair(x)) return car(x);
-        if (is_nil(x)) return NIL;
-    }
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_cdr(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN) [[likely]] {
-        if (is_pair(x)) return cdr(x);
-        if (is_nil(x)) return NIL;
-    }
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_cadr(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN && is_pair(x) && is_pair(cdr(x))) [[likely]] return car(cdr(x));
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_cddr(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN && is_pair(x) && is_pair(cdr(x))) [[likely]] return cdr(cdr(x));
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_null(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN) [[likely]] return is_nil(x) ? f.I->sym.t : NIL;
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_consp(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN) [[likely]] return is_pair(x) ? f.I->sym.t : NIL;
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_atom(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN) [[likely]] return is_pair(x) ? NIL : f.I->sym.t;
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_add1(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN && is_fixnum(x) && fixnum_value(x) < FIXNUM_MAX) [[likely]]
-        return make_fixnum(fixnum_value(x) + 1);
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_sub1(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN && is_fixnum(x) && fixnum_value(x) > FIXNUM_MIN) [[likely]]
-        return make_fixnum(fixnum_value(x) - 1);
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_zerop(Node* n, Frame& f) {
-    PRIM1_OPERAND
-    if (STILL_BUILTIN && is_fixnum(x)) [[likely]] return x == make_fixnum(0) ? f.I->sym.t : NIL;
-    return prim_slow(m, f, x, NIL, 1);
-}
-Value p_cons(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    if (STILL_BUILTIN) [[likely]] return I.cons(x, y);
-    return prim_slow(m, f, x, y, 2);
-}
-Value p_eq(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    if (STILL_BUILTIN) [[likely]] return x == y ? I.sym.t : NIL;
-    return prim_slow(m, f, x, y, 2);
-}
-Value p_add(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    int64_t r;
-    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
-        !__builtin_add_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
-        return make_fixnum(r);
-    return prim_slow(m, f, x, y, 2);
-}
-Value p_sub(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    int64_t r;
-    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
-        !__builtin_sub_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
-        return make_fixnum(r);
-    return prim_slow(m, f, x, y, 2);
-}
-Value p_mul(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    int64_t r;
-    if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y) &&
-        !__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &r) && fits_fixnum(r)) [[likely]]
-        return make_fixnum(r);
-    return prim_slow(m, f, x, y, 2);
-}
-
-#define COMPARE_PRIM(name, op)                                                       \
-    Value name(Node* n, Frame& f) {                                                  \
-        PRIM2_OPERANDS                                                               \
-        if (STILL_BUILTIN && is_fixnum(x) && is_fixnum(y)) [[likely]]                \
-            return fixnum_value(x) op fixnum_value(y) ? I.sym.t : NIL;               \
-        return prim_slow(m, f, x, y, 2);                                             \
-    }
-COMPARE_PRIM(p_lt, <)
-COMPARE_PRIM(p_gt, >)
-COMPARE_PRIM(p_le, <=)
-COMPARE_PRIM(p_ge, >=)
-COMPARE_PRIM(p_numeq, ==)
-
-// (aref v i) / (vref v i) on a vector with an in-range fixnum index; anything
-// else (errors included) goes through the builtin.  Added for the puzzle
-// scripts, whose boards are vectors.
-Value p_aref(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    if (STILL_BUILTIN && is_vector(x) && is_fixnum(y)) [[likely]] {
-        int64_t k = fixnum_value(y);
-        Vector* v = as_vector(x);
-        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
-    }
-    return prim_slow(m, f, x, y, 2);
-}
-// (eql x y): identical words are eql, two different fixnums are not.
-Value p_eql(Node* n, Frame& f) {
-    PRIM2_OPERANDS
-    if (STILL_BUILTIN) [[likely]] {
-        if (x == y) return I.sym.t;
-        if (is_fixnum(x) && is_fixnum(y)) return NIL;
-    }
-    return prim_slow(m, f, x, y, 2);
-}
-
-} // namespace
-
-const PrimInfo prim_table[] = {
-    {"car", 1, p_car},       {"cdr", 1, p_cdr},     {"cadr", 1, p_cadr},   {"cddr", 1, p_cddr},
-    {"null", 1, p_null},     {"not", 1, p_null},    {"consp", 1, p_consp}, {"atom", 1, p_atom},
-    {"1+", 1, p_add1},       {"add1", 1, p_add1},   {"1-", 1, p_sub1},     {"sub1", 1, p_sub1},
-    {"zerop", 1, p_zerop},   {"cons", 2, p_cons},   {"eq", 2, p_eq},       {"+", 2, p_add},
-    {"plus", 2, p_add},      {"-", 2, p_sub},       {"difference", 2, p_sub}, {"*", 2, p_mul},
-    {"times", 2, p_mul},     {"<", 2, p_lt},        {"lessp", 2, p_lt},    {">", 2, p_gt},
-    {"greaterp", 2, p_gt},   {"<=", 2, p_le},       {">=", 2, p_ge},       {"=", 2, p_numeq},
-    {"aref", 2, p_aref},     {"vref", 2, p_aref},   {"eql", 2, p_eql},
-};
-const size_t prim_count = sizeof(prim_table) / sizeof(prim_table[0]);
 
 } // namespace lipq

@@ -237,8 +237,8 @@ void Heap::sweep() {
 
 void Heap::collect() { maybe_collect_with(NIL, NIL, nullptr); }
 
-void Heap::maybe_collect_with(Value e1, Value e2, Obj* eo) {
-    if (collecting_ || inhibit > 0) return;
+bool Heap::maybe_collect_with(Value e1, Value e2, Obj* eo) {
+    if (collecting_ || inhibit > 0) return false;
     collecting_ = true;
     uint64_t t0 = now_ns();
     {
@@ -258,13 +258,16 @@ void Heap::maybe_collect_with(Value e1, Value e2, Obj* eo) {
     if (stats_.live_bytes > limit_)
         I_.error("heap exhausted: " + std::to_string(stats_.live_bytes >> 20) +
                  " MiB live exceeds the heap limit of " + std::to_string(limit_ >> 20) + " MiB");
+    return true;
 }
 
 void Heap::check_limit(size_t wanted) {
     if (stats_.heap_bytes + wanted <= limit_) return;
-    maybe_collect_with(NIL);
-    if (stats_.live_bytes + wanted > limit_)
-        I_.error("heap exhausted: the heap limit is " + std::to_string(limit_ >> 20) + " MiB");
+    // Within 1/64 of the limit after a collection counts as full: otherwise
+    // every allocation would collect a nearly full heap again (thrashing).
+    if (wanted > limit_ || (maybe_collect_with(NIL) && stats_.live_bytes + wanted > limit_ - limit_ / 64))
+        I_.error("heap exhausted: " + std::to_string(wanted >> 20) + " MiB more do not fit under the heap limit of " +
+                 std::to_string(limit_ >> 20) + " MiB");
 }
 
 void Heap::add_page(bool is_quad_page) {
@@ -352,7 +355,10 @@ void Heap::adopt(Obj* o, size_t bytes) {
     stats_.allocated_bytes += bytes;
     if (collection_due() || stats_.heap_bytes + bytes > limit_) {
         try {
-            maybe_collect_with(NIL, NIL, o);
+            // The new object itself is not in live_bytes: check that it fits.
+            if (maybe_collect_with(NIL, NIL, o) && stats_.live_bytes + bytes > limit_ - limit_ / 64)
+                I_.error("heap exhausted: " + std::to_string((stats_.live_bytes + bytes) >> 20) +
+                         " MiB live exceeds the heap limit of " + std::to_string(limit_ >> 20) + " MiB");
         } catch (...) {
             free_object(o);
             throw;

@@ -72,15 +72,20 @@ public:
     // Allocate a headered object. The object is built first, then (if a
     // collection is due) it is kept alive through it, so Values passed to the
     // constructor are safe without any rooting by the caller.
+    // The object counts with its payload (string bytes, vector slots ...).
     template <class T, class... Args>
     T* make(Args&&... args) {
         T* o = new T(std::forward<Args>(args)...);
-        adopt(o, sizeof(T));
+        adopt(o, object_bytes(o));
         return o;
     }
     Closure* make_closure(Proto* p, uint32_t ncap);
     // Account extra bytes held outside the object (a growing vector, a bignum)
-    void note_bytes(size_t n) { since_gc_ += n; stats_.allocated_bytes += n; }
+    void note_bytes(size_t n) { since_gc_ += n; stats_.allocated_bytes += n; stats_.heap_bytes += n; }
+    // Make room for `bytes` more before allocating them outside the heap's
+    // view (a big vector or string): collects if needed, and raises "heap
+    // exhausted" when they would not fit under the limit.
+    void reserve(size_t bytes) { if (stats_.heap_bytes + bytes > limit_) check_limit(bytes); }
 
     void collect();
     const GcStats& stats() const { return stats_; }
@@ -98,7 +103,7 @@ private:
     struct Page;
     Value cons_slow(Value a, Value d);
     void adopt(Obj* o, size_t bytes);
-    void maybe_collect_with(Value extra1, Value extra2 = NIL, Obj* extra_obj = nullptr);
+    bool maybe_collect_with(Value extra1, Value extra2 = NIL, Obj* extra_obj = nullptr);   // false: not now
     bool collection_due() const { return torture_ || since_gc_ + stats_.live_bytes > next_gc_; }
     void add_page(bool quad);
     void mark_from_roots(Tracer& t, Value e1, Value e2, Obj* eo);

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -112,10 +113,36 @@ void Interp::report_error(const LispError& e, bool with_backtrace) {
 // ---- construction ------------------------------------------------------------------
 
 namespace {
-size_t default_heap_limit() {
+// The memory this process may really use: physical memory, or less when a
+// container's cgroup limit or an address-space / data rlimit says so.
+size_t usable_memory() {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return size_t(4) << 30;
-    return size_t(pages) * size_t(page) / 2;   // half of physical memory
+    size_t m = (pages > 0 && page > 0) ? size_t(pages) * size_t(page) : size_t(8) << 30;
+    for (const char* f : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+        if (std::FILE* in = std::fopen(f, "r")) {
+            unsigned long long v = 0;
+            if (std::fscanf(in, "%llu", &v) == 1 && v > 0 && v < m) m = size_t(v);   // "max": no limit
+            std::fclose(in);
+        }
+    }
+    for (int r : {RLIMIT_AS, RLIMIT_DATA}) {
+        struct rlimit rl;
+        if (getrlimit(r, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+            // The address space also holds the value stack and the C stack.
+            size_t reserved = size_t(1) << 30;
+            size_t v = rl.rlim_cur > reserved ? size_t(rl.rlim_cur) - reserved : size_t(rl.rlim_cur) / 2;
+            if (v < m) m = v;
+        }
+    }
+    return m;
+}
+
+// Half of the usable memory: the live heap may briefly need about as much
+// again (a string or vector being built, the collector's mark stack), and a
+// runaway allocation must end in "heap exhausted", not in the OOM killer.
+size_t default_heap_limit() {
+    size_t m = usable_memory() / 2;
+    return std::max(m, size_t(64) << 20);
 }
 } // namespace
 
@@ -315,6 +342,8 @@ int64_t list_length(Interp& I, Value l, const char* who) {
 
 Value Interp::make_vector(size_t n, Value fill) {
     Root f(*this, fill);
+    if (n > (size_t(1) << 40)) error("make-vector: too large: " + std::to_string(n));
+    heap.reserve(n * sizeof(Value) + sizeof(Vector));
     Vector* v = heap.make<Vector>();
     v->items.assign(n, fill);
     heap.note_bytes(n * sizeof(Value));
@@ -472,25 +501,34 @@ void Interp::poll_slow() {
     if (interrupt_flag.exchange(false, std::memory_order_relaxed)) throw Interrupted();
     if (has_step_limit) {
         if (steps_left <= 1024) {
-            has_step_limit = false;
+            if (step_grace) throw BudgetExceeded("step limit exceeded (the error was caught, and evaluation went on)");
+            step_grace = true;
+            steps_left = std::max<uint64_t>(step_limit / 10, 100000);
             error("step limit exceeded");
         }
         steps_left -= 1024;
     }
     if (has_deadline && std::chrono::steady_clock::now() > deadline) {
-        has_deadline = false;
+        if (time_grace) throw BudgetExceeded("time limit exceeded (the error was caught, and evaluation went on)");
+        time_grace = true;
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::microseconds(int64_t(std::max(time_limit_s / 10, 1.0) * 1e6));
         error("time limit exceeded");
     }
 }
 
 void Interp::set_time_limit(double seconds) {
     has_deadline = seconds > 0;
+    time_grace = false;
+    time_limit_s = seconds;
     deadline = std::chrono::steady_clock::now() +
                std::chrono::microseconds(int64_t(seconds * 1e6));
 }
 
 void Interp::set_step_limit(uint64_t steps) {
     has_step_limit = steps > 0;
+    step_grace = false;
+    step_limit = steps;
     steps_left = steps;
 }
 

@@ -56,6 +56,15 @@ struct Interrupted : std::exception {
     const char* what() const noexcept override { return "interrupted"; }
 };
 
+// A time or step budget that ran out again after its (catchable) LispError was
+// caught: like an interrupt, errset cannot stop it, so a script that catches
+// every error still ends (unwind-protect cleanups run).
+struct BudgetExceeded : Interrupted {
+    const char* msg;
+    explicit BudgetExceeded(const char* m) : msg(m) {}
+    const char* what() const noexcept override { return msg; }
+};
+
 // (exit n): unwinds everything (cleanups run) up to the embedding program.
 struct ExitRequest {
     int code;
@@ -187,6 +196,11 @@ public:
     bool has_deadline = false;
     uint64_t steps_left = 0;
     bool has_step_limit = false;
+    // After a budget's error, a grace period (a tenth of the budget, at least
+    // 1 s or 100,000 steps) for handlers and cleanups; then BudgetExceeded.
+    bool time_grace = false, step_grace = false;
+    double time_limit_s = 0;
+    uint64_t step_limit = 0;
 
     // ---- source positions (for error messages) ----
     std::vector<std::string> files{"<none>"};

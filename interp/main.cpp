@@ -8,6 +8,9 @@
 #include "interp/repl.h"
 
 #include <pthread.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -55,13 +58,38 @@ bool parse_size(const std::string& s, size_t* out) {
 
 // Set by the SIGINT handler; the REPL / script runner point it at their interpreter.
 lipq::Interp* volatile g_interp_for_signals = nullptr;
+volatile std::sig_atomic_t g_unanswered = 0;
 
+// Only async-signal-safe work here: set flags. The evaluator notices the
+// interrupt at its next poll (calls, loop turns, long native loops). If three
+// Ctrl-Cs in a row go unnoticed (a computation that never polls), give up.
 void on_sigint(int) {
-    if (lipq::Interp* I = g_interp_for_signals) I->interrupt();
+    int saved = errno;
+    lipq::sigint_seen = 1;
+    if (lipq::Interp* I = g_interp_for_signals) {
+        if (I->interrupt_flag.load(std::memory_order_relaxed)) {
+            if (++g_unanswered >= 3) {
+                const char msg[] = "\nlipq: the computation does not respond to Ctrl-C; exiting\n";
+                ssize_t w = write(2, msg, sizeof msg - 1);
+                (void)w;
+                _exit(130);
+            }
+        } else {
+            g_unanswered = 1;
+        }
+        I->interrupt();
+    }
+    errno = saved;
 }
 
 void* run(void* arg) {
     Options& o = *static_cast<Options*>(arg);
+    // SIGINT is blocked in the main thread: it reaches this one, so a
+    // blocking read here (the line editor) is interrupted by Ctrl-C.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     lipq::Interp* I = nullptr;
     try {
         I = new lipq::Interp(o.settings);
@@ -113,6 +141,11 @@ int main(int argc, char** argv) {
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, nullptr);
+
+    sigset_t block, old_mask;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old_mask);
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);

@@ -7,6 +7,7 @@
 #pragma once
 #include "compiler.h"
 
+#include <string_view>
 #include <vector>
 
 namespace lipq {
@@ -113,6 +114,13 @@ struct CallGlobal : Node {
     CallGlobal(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
+// A non-tail call of a global function with at most three arguments: the
+// argument nodes sit in the node itself and the loop is unrolled.
+struct CallGlobalN : CallGlobal {
+    Node* arg[3] = {nullptr, nullptr, nullptr};
+    CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p);
+};
+
 struct CallExpr : Node {
     Node* fn;
     std::vector<Node*> args;
@@ -121,16 +129,45 @@ struct CallExpr : Node {
     CallExpr(Node* f, std::vector<Node*> a, Value forms, SourcePos p, bool tail);
 };
 
-// Inline builtins: the fast path runs when sym still holds the builtin
-// `expect`; otherwise (or on a type the fast path does not handle) the call
-// goes the generic way, so redefining car still works.
+// Inline builtins (car, +, < ...): the fast path runs when sym still holds
+// the builtin `expect`; otherwise (or on a type the fast path does not
+// handle) the call goes the generic way, so redefining car still works.
+// Operands that are a plain local variable or a fixnum constant are read
+// directly instead of through their node (see prims.cpp); if such a local is
+// later found to live in a Box, the compiler switches the node to `general`.
+enum OperandKind : uint8_t { OperandAny = 0, OperandLocal = 1, OperandConst = 2 };
+
+struct PrimNode;
+using PrimTest = bool (*)(PrimNode*, Frame&);
+
 struct PrimNode : Node {
     Symbol* sym;
     Value expect;
     Node* a;
     Node* b;                     // null for one-argument primitives
+    int slot_a = 0, slot_b = 0;  // OperandLocal
+    Value k_a = NIL, k_b = NIL;  // OperandConst
     SourcePos pos;
+    Node::Fn general;            // every operand through its node
+    PrimTest test = nullptr;     // predicates: the truth value without making t or nil
+    PrimTest test_general = nullptr;
     PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p);
+};
+
+struct PrimVariants {
+    Node::Fn run = nullptr, general = nullptr;
+    PrimTest test = nullptr, test_general = nullptr;
+    OperandKind ka = OperandAny, kb = OperandAny;   // what `run` expects (may be less specific than asked)
+};
+// The fast path for the builtin `name` with nargs operands of the given
+// kinds; false if the builtin has none.
+bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out);
+
+// (if <predicate primitive> then else) without materialising t/nil.
+struct IfTestNode : Node {
+    PrimNode* test;
+    Node *then, *els;
+    IfTestNode(PrimNode* t, Node* a, Node* b);
 };
 
 struct CaptureSource { bool from_local; int index; };
@@ -208,13 +245,5 @@ struct DefineNode : Node {
     DefineNode(Symbol* s, Node* v, int k);
 };
 
-// Primitive fast paths, chosen by name in the compiler.
-struct PrimInfo {
-    const char* name;
-    int nargs;
-    Node::Fn fn;
-};
-extern const PrimInfo prim_table[];
-extern const size_t prim_count;
 
 } // namespace lipq

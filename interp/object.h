@@ -74,7 +74,9 @@ struct Box : Obj {
     explicit Box(Value x) : Obj(Type::Box), v(x) {}
 };
 
-// A closure: compiled code (Proto) plus the values it captured.
+// A closure: compiled code (Proto) plus the values it captured. Its header
+// flags repeat what the call path needs without loading the Proto.
+enum ClosureFlags : uint16_t { CLOSURE_FEXPR = 1 };
 struct Closure : Obj {
     Proto* proto;
     uint32_t ncap;

@@ -10,11 +10,18 @@
 #include "compiler.h"
 #include "number.h"
 
+#include <algorithm>
 #include <cctype>
 #include <unordered_map>
 #include <vector>
 
 namespace lipq {
+
+static int right_margin_setting(Interp& I) {
+    Value m = I.global(I.intern("*print-right-margin*"));
+    if (is_fixnum(m) && fixnum_value(m) > 0) return int(std::min<int64_t>(fixnum_value(m), 1 << 20));
+    return 79;
+}
 
 PrintOptions PrintOptions::from_interp(Interp& I) {
     PrintOptions o;
@@ -23,6 +30,8 @@ PrintOptions PrintOptions::from_interp(Interp& I) {
     Value len = I.global(I.sym.print_length), lev = I.global(I.sym.print_level);
     if (is_fixnum(len) && fixnum_value(len) >= 0) o.length = fixnum_value(len);
     if (is_fixnum(lev) && fixnum_value(lev) >= 0) o.level = fixnum_value(lev);
+    o.pretty = truthy(I.global(I.sym.print_pretty));
+    if (o.pretty) o.right_margin = right_margin_setting(I);
     Value b = I.global(I.sym.print_base);
     if (is_fixnum(b) && fixnum_value(b) >= 2 && fixnum_value(b) <= 36) o.base = int(fixnum_value(b));
     return o;
@@ -78,6 +87,13 @@ void append_string_literal(std::string& out, const std::string& s) {
     }
     out += '"';
 }
+
+struct PrettyMark {
+    enum Kind : uint8_t { Open, Close, Sep } kind;
+    size_t pos;   // Open: where the group's text starts; Close: just after ')'; Sep: the space
+    size_t aux;   // Open: just after the opening parenthesis (the indentation column)
+    bool form = false;   // Open: a list whose first element is a symbol (code-like)
+};
 
 struct Printer {
     Interp& I;
@@ -229,8 +245,25 @@ struct Printer {
         }
     }
 
+    // ---- output, with break marks for the pretty printer ----
+    // Flat text goes to `out`. When `marks` is set, the printer also records
+    // where groups open and close and where a space may become a line break;
+    // layout() then decides the breaks in one linear pass.
+    std::vector<PrettyMark>* marks = nullptr;
+    void open_group(size_t start, bool form = false) {
+        if (marks) marks->push_back({PrettyMark::Open, start, out.size(), form});
+    }
+    void close_group(const char* text) {
+        out += text;
+        if (marks) marks->push_back({PrettyMark::Close, out.size(), 0});
+    }
+    void sep() {
+        if (marks) marks->push_back({PrettyMark::Sep, out.size(), 0});
+        out += ' ';
+    }
+
     // The print loop.
-    enum class K { Val, ListRest, Text, VecRest, QuadRest };
+    enum class K { Val, ListRest, Close, VecRest, QuadRest, DotThenVal };
     struct Task { K k; Value v; size_t i; int64_t depth; const char* text; };
 
     void run(Value root) {
@@ -238,28 +271,42 @@ struct Printer {
         else find_cycles(root);
         std::vector<Task> tasks;
         tasks.push_back({K::Val, root, 0, 0, nullptr});
+        size_t polls = 0;
         while (!tasks.empty()) {
             if (out.size() > o.max_chars) { out += "..."; return; }
+            if ((++polls & 0xFFFF) == 0) {
+                I.poll();
+                // Shared structure printed without labels can grow exponentially.
+                if (out.size() > I.heap.limit()) I.error("print: the printed text exceeds the heap limit");
+            }
             Task t = tasks.back();
             tasks.pop_back();
             switch (t.k) {
-            case K::Text: out += t.text; break;
+            case K::Close: close_group(t.text); break;
+            case K::DotThenVal:
+                sep();
+                out += ". ";
+                tasks.push_back({K::Val, t.v, 0, t.depth, nullptr});
+                break;
             case K::Val: {
                 Value v = t.v;
                 if (!is_container(v)) { atom(v); break; }
                 int64_t ls = label_state(v);
                 if (ls > 0) { ref(ls); break; }
                 if (o.level >= 0 && t.depth >= o.level) { out += "#"; break; }
+                size_t start = out.size();
                 if (is_quad(v) || is_vector(v)) {
                     bool quad = is_quad(v);
                     if (ls < 0 && o.cl_labels) def(define_label(v));
                     out += quad ? "#q(" : "#(";
+                    open_group(start);
                     if (ls < 0 && !o.cl_labels) def(define_label(v));
                     tasks.push_back({quad ? K::QuadRest : K::VecRest, v, 0, t.depth, nullptr});
                     break;
                 }
                 if (ls < 0 && o.cl_labels) def(define_label(v));
                 out += "(";
+                open_group(start, is_symbol(car(v)) && !is_nil(car(v)));
                 tasks.push_back({K::ListRest, v, 0, t.depth, nullptr});
                 break;
             }
@@ -269,52 +316,59 @@ struct Printer {
                 if (t.i > 0) {
                     int64_t ls = label_state(x);
                     if (ls > 0) {   // already printed: a reference in cdr position
-                        out += " . ";
+                        sep();
+                        out += ". ";
                         ref(ls);
-                        out += ")";
+                        close_group(")");
                         break;
                     }
                     if (ls < 0 && o.cl_labels) {
                         // Shared tail: . #n=(rest...)
-                        out += " . ";
+                        sep();
+                        out += ". ";
+                        size_t start = out.size();
                         def(define_label(x));
                         out += "(";
-                        tasks.push_back({K::Text, NIL, 0, 0, ")"});
+                        open_group(start);
+                        tasks.push_back({K::Close, NIL, 0, 0, ")"});
                         tasks.push_back({K::ListRest, x, 0, t.depth, nullptr});
                         break;
                     }
-                    if (o.length >= 0 && int64_t(t.i) >= o.length) { out += " ...)"; break; }
-                    out += " ";
+                    if (o.length >= 0 && int64_t(t.i) >= o.length) { sep(); close_group("...)"); break; }
+                    sep();
                     if (ls < 0) def(define_label(x));
                 } else {
                     int64_t ls = label_state(x);
                     if (ls < 0 && !o.cl_labels) def(define_label(x));
-                    if (o.length == 0) { out += "...)"; break; }
+                    if (o.length == 0) { close_group("...)"); break; }
                 }
                 Value next = cdr(x);
-                if (is_nil(next)) tasks.push_back({K::Text, NIL, 0, 0, ")"});
+                if (is_nil(next)) tasks.push_back({K::Close, NIL, 0, 0, ")"});
                 else if (is_cons(next)) tasks.push_back({K::ListRest, next, t.i + 1, t.depth, nullptr});
                 else {
-                    tasks.push_back({K::Text, NIL, 0, 0, ")"});
-                    tasks.push_back({K::Val, next, 0, t.depth + 1, nullptr});
-                    tasks.push_back({K::Text, NIL, 0, 0, " . "});
+                    tasks.push_back({K::Close, NIL, 0, 0, ")"});
+                    tasks.push_back({K::DotThenVal, next, 0, t.depth + 1, nullptr});
                 }
                 tasks.push_back({K::Val, car(x), 0, t.depth + 1, nullptr});
                 break;
             }
             case K::QuadRest: {
                 static const int order[4] = {0, 2, 3, 1};
-                if (t.i == 4) { out += ")"; break; }
-                if (t.i > 0) out += " ";
+                if (t.i == 4) { close_group(")"); break; }
+                if (t.i > 0) sep();
                 tasks.push_back({K::QuadRest, t.v, t.i + 1, t.depth, nullptr});
                 tasks.push_back({K::Val, pair_words(t.v)[order[t.i]], 0, t.depth + 1, nullptr});
                 break;
             }
             case K::VecRest: {
                 auto& items = as_vector(t.v)->items;
-                if (t.i >= items.size()) { out += ")"; break; }
-                if (o.length >= 0 && int64_t(t.i) >= o.length) { out += t.i ? " ...)" : "...)"; break; }
-                if (t.i > 0) out += " ";
+                if (t.i >= items.size()) { close_group(")"); break; }
+                if (o.length >= 0 && int64_t(t.i) >= o.length) {
+                    if (t.i) sep();
+                    close_group("...)");
+                    break;
+                }
+                if (t.i > 0) sep();
                 tasks.push_back({K::VecRest, t.v, t.i + 1, t.depth, nullptr});
                 tasks.push_back({K::Val, items[t.i], 0, t.depth + 1, nullptr});
                 break;
@@ -324,11 +378,145 @@ struct Printer {
     }
 };
 
+// ---- the pretty printer's layout ----
+//
+// Input: the flat text and its marks. A group that fits (with whatever is
+// glued after its closing parenthesis) between the current column and the
+// right margin stays on one line. A group that does not is broken: its
+// elements start at the column just after its opening parenthesis (two
+// columns in, after the operator and first argument, when the list starts with
+// a symbol); a composite element (a list, vector or quad) gets a line of its
+// own, and runs of atoms are filled onto lines. This is how LIPQ printed its Tait search
+// trees. Only spaces between elements change into line breaks, so the text
+// reads back exactly as the flat form.
+void layout(const std::string& flat, const std::vector<PrettyMark>& marks, int width, int start_col,
+            std::string& out) {
+    const size_t n = marks.size();
+    const size_t end = flat.size();
+    // next_sep[i]: position of the first Sep mark after mark i (or the end).
+    std::vector<size_t> next_sep(n + 1, end);
+    for (size_t i = n; i-- > 0;)
+        next_sep[i] = (i + 1 < n && marks[i + 1].kind == PrettyMark::Sep) ? marks[i + 1].pos : next_sep[i + 1];
+    // item_end[i] for a Sep: where the element after it ends, counting the
+    // closing parentheses glued to it (the next Sep at the same or an outer
+    // level).
+    std::vector<size_t> item_end(n, end);
+    {
+        std::vector<std::pair<size_t, int>> pending;   // (mark index, depth)
+        int depth = 0;
+        for (size_t i = 0; i < n; i++) {
+            switch (marks[i].kind) {
+            case PrettyMark::Open: depth++; break;
+            case PrettyMark::Close: depth--; break;
+            case PrettyMark::Sep:
+                while (!pending.empty() && pending.back().second >= depth) {
+                    item_end[pending.back().first] = marks[i].pos;
+                    pending.pop_back();
+                }
+                pending.push_back({i, depth});
+                break;
+            }
+        }
+    }
+    // fit_end[i] for an Open: the end of the group with what is glued to it.
+    std::vector<size_t> fit_end(n, end);
+    {
+        std::vector<size_t> open;
+        for (size_t i = 0; i < n; i++) {
+            if (marks[i].kind == PrettyMark::Open) open.push_back(i);
+            else if (marks[i].kind == PrettyMark::Close && !open.empty()) {
+                fit_end[open.back()] = next_sep[i];
+                open.pop_back();
+            }
+        }
+    }
+    const int margin = width < 20 ? 20 : width;
+    const int max_indent = margin * 2 / 3;
+    struct Group { int indent; bool broken; bool prev_composite; bool form; bool first_sep; };
+    std::vector<Group> groups;
+    out.reserve(out.size() + end + end / 8);
+    size_t copied = 0;
+    int64_t col = start_col;
+    auto copy_to = [&](size_t p) {
+        for (size_t k = copied; k < p; k++) {
+            char c = flat[k];
+            out += c;
+            if (c == '\n') col = 0;
+            else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) col++;
+        }
+        copied = p;
+    };
+    for (size_t i = 0; i < n; i++) {
+        const PrettyMark& m = marks[i];
+        copy_to(m.pos);
+        switch (m.kind) {
+        case PrettyMark::Open: {
+            Group g;
+            // Data lists align their elements just inside the parenthesis;
+            // code-like lists (a symbol first) keep the first argument on the
+            // operator's line and indent the rest by two.
+            g.form = m.form;
+            g.first_sep = true;
+            int64_t paren_col = col + int64_t(m.aux - m.pos) - 1;
+            g.indent = int(std::min<int64_t>(m.form ? paren_col + 2 : paren_col + 1, max_indent));
+            g.prev_composite = i + 1 < n && marks[i + 1].kind == PrettyMark::Open;
+            g.broken = col + int64_t(fit_end[i] - m.pos) > margin;
+            groups.push_back(g);
+            break;
+        }
+        case PrettyMark::Close:
+            if (!groups.empty()) groups.pop_back();
+            break;
+        case PrettyMark::Sep: {
+            Group* g = groups.empty() ? nullptr : &groups.back();
+            bool composite = i + 1 < n && marks[i + 1].kind == PrettyMark::Open && marks[i + 1].pos < item_end[i];
+            bool brk = false;
+            if (g && g->broken) {
+                int64_t w = int64_t(item_end[i] - m.pos - 1);
+                bool fits = col + 1 + w <= margin;
+                if (g->form) brk = !fits || (g->prev_composite && !g->first_sep);
+                else brk = composite || g->prev_composite || !fits;
+                g->prev_composite = composite;
+            }
+            if (g) g->first_sep = false;
+            if (brk) {
+                out += '\n';
+                out.append(size_t(g->indent), ' ');
+                col = g->indent;
+            } else {
+                out += ' ';
+                col++;
+            }
+            copied = m.pos + 1;
+            break;
+        }
+        }
+    }
+    copy_to(end);
+}
+
 } // namespace
 
 void print_value(Interp& I, Value v, const PrintOptions& o, std::string& out) {
+    if (o.pretty && o.max_chars == SIZE_MAX) {
+        std::string flat;
+        std::vector<PrettyMark> marks;
+        Printer p(I, o, flat);
+        p.marks = &marks;
+        p.run(v);
+        layout(flat, marks, o.right_margin, o.start_column, out);
+        return;
+    }
     Printer p(I, o, out);
     p.run(v);
+}
+
+std::string pprint_to_string(Interp& I, Value v, int width) {
+    PrintOptions o = PrintOptions::from_interp(I);
+    o.escape = true;
+    o.pretty = true;
+    o.right_margin = width > 0 ? width : right_margin_setting(I);
+    return print_to_string(I, v, o);
 }
 
 std::string print_to_string(Interp& I, Value v, const PrintOptions& o) {

@@ -26,6 +26,9 @@ struct PrintOptions {
     int64_t level = -1;          // *print-level*: nesting depth (-1: all)
     size_t max_chars = SIZE_MAX; // stop (with "...") after this much output
     int base = 10;
+    bool pretty = false;         // *print-pretty*: break long structures over lines
+    int right_margin = 79;       // *print-right-margin*
+    int start_column = 0;        // column the output starts at (for the layout)
     static PrintOptions from_interp(Interp& I);
 };
 
@@ -33,6 +36,9 @@ void print_value(Interp& I, Value v, const PrintOptions& o, std::string& out);
 std::string print_to_string(Interp& I, Value v, const PrintOptions& o);
 std::string prin1_to_string(Interp& I, Value v);   // with the current settings
 std::string princ_to_string(Interp& I, Value v);
+// The pretty form (prin1 settings, line breaks within `width` columns, or
+// *print-right-margin* when width <= 0). Reads back exactly as the flat form.
+std::string pprint_to_string(Interp& I, Value v, int width = 0);
 
 // Symbol names as prin1 writes them (|Foo| when needed).
 std::string symbol_print_name(std::string_view name);

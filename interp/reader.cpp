@@ -49,6 +49,7 @@ struct Reader::Impl {
     std::unordered_map<int64_t, Value> cl_labels;
     std::unordered_map<int64_t, Value> cl_placeholders;
     std::unordered_set<int64_t> cl_defined;
+    std::unordered_multiset<int64_t> cl_open;   // #n= whose datum is being read
     bool need_fixup = false;
     size_t hook_index;
 
@@ -231,6 +232,12 @@ struct Reader::Impl {
                 held.pop_back();
                 stack.pop_back();
                 if (lbl >= 0) {
+                    if (auto it = cl_open.find(lbl); it != cl_open.end()) cl_open.erase(it);
+                    auto ph = cl_placeholders.find(lbl);
+                    if (ph != cl_placeholders.end() && ph->second == v)
+                        fail("label #" + std::to_string(lbl) + "= is defined as #" + std::to_string(lbl) +
+                                 "# (itself)",
+                             p);
                     define_cl(lbl, v, p);
                 } else {
                     held.push_back(v);
@@ -328,6 +335,7 @@ struct Reader::Impl {
         cl_labels.clear();
         cl_placeholders.clear();
         cl_defined.clear();
+        cl_open.clear();
         need_fixup = false;
         bool started = false;
         for (;;) {
@@ -389,6 +397,7 @@ struct Reader::Impl {
                     if (k == '=') {
                         if (cl_defined.count(n)) fail("label #" + std::to_string(n) + "= defined twice", p);
                         open(Wrap, p, NIL, int(n));
+                        cl_open.insert(n);
                         continue;
                     }
                     if (k == '#') {
@@ -445,11 +454,7 @@ struct Reader::Impl {
 
     static bool container_labelled(const Open& o) { return o.labelled; }
 
-    bool label_open(int64_t n) {
-        for (auto& o : stack)
-            if (o.kind == Wrap && o.cl_label == n) return true;
-        return false;
-    }
+    bool label_open(int64_t n) { return cl_open.count(n) != 0; }
 
     // $n: (definition) or $n (reference). Returns false if this is not a
     // label token after all (then it is read as a symbol).

@@ -1,49 +1,87 @@
 // repl.cpp — scripts, -e, and the read-eval-print loop.
+//
+// The REPL reads lines (through libedit when standard input is a terminal and
+// lipq was built with it, else plainly), collects them until they hold
+// complete forms, evaluates each form and prints its value. Ctrl-C while a
+// form runs raises Interrupted in the evaluator (main.cpp's SIGINT handler
+// calls Interp::interrupt()); Ctrl-C while editing abandons the line.
 #include "repl.h"
 
+#include "../builtins/debug.h"
 #include "printer.h"
 #include "reader.h"
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
-#include <iostream>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#ifdef LIPQ_HAVE_LIBEDIT
+#include <histedit.h>
+#endif
 
 namespace lipq {
 
+volatile std::sig_atomic_t sigint_seen = 0;
+
 namespace {
 
-// Run f, reporting an uncaught error. Returns false on error.
+const size_t kShortBacktrace = 6;   // frames shown with an error at the REPL
+
+// Run f, reporting an uncaught error. Returns false on error; *code gets the
+// status a script should exit with (1 error, 130 interrupt, or (exit n)'s n).
 template <class F>
 bool guarded(Interp& I, F f, bool* exited, int* code) {
     Value* sp = I.sp;
     int depth = I.depth;
     ActiveCall* call = I.current_call;
     size_t specials = I.special_stack.size();
+    size_t catches = I.catch_tags.size();
     auto restore = [&] {
         I.sp = sp;
         I.depth = depth;
         I.current_call = call;
         I.unbind_specials_to(specials);
-        I.catch_tags.clear();
+        if (I.catch_tags.size() > catches) I.catch_tags.resize(catches);
         I.interrupt_flag.store(false);
+        I.tail_fn = NIL;
+        I.in_flight = NIL;
+        I.throw_tag = NIL;
+    };
+    auto err = [&](const std::string& s) {
+        if (I.write_err) I.write_err(s);
+        else std::fputs(s.c_str(), stderr);
     };
     try {
         f();
         return true;
     } catch (LispError& e) {
         restore();
-        I.report_error(e, true);
-    } catch (Interrupted&) {
+        err(format_error_report(e, kShortBacktrace));
+        try {
+            record_last_error(I, e);
+        } catch (...) {
+        }
+        *code = 1;
+    } catch (Interrupted& e) {
         restore();
-        std::fputs("interrupted\n", stderr);
+        err(std::string(e.what()) + "\n");   // "interrupted", or a budget that ran out twice
+        *code = 130;
     } catch (ExitRequest& r) {
         restore();
         *exited = true;
         *code = r.code;
     } catch (NonLocalExit&) {
         restore();
-        std::fputs("error: go, return or throw outside its target\n", stderr);
+        err("error: go, return or throw outside its target\n");
+        *code = 1;
+    } catch (std::bad_alloc&) {
+        restore();
+        err("error: out of memory\n");
+        *code = 1;
     }
     return false;
 }
@@ -57,49 +95,221 @@ Value make_args(Interp& I, const std::vector<std::string>& args) {
     return l;
 }
 
+// ---- line sources ------------------------------------------------------------------------
+
+enum class ReadResult { Line, End, Interrupted };
+
+struct LineSource {
+    virtual ~LineSource() = default;
+    virtual ReadResult read(const char* prompt, std::string& line) = 0;
+    virtual void remember(const std::string&) {}
+};
+
+// Plain reading: pipes, files, terminals when libedit is missing.
+struct PlainSource : LineSource {
+    bool show_prompt;
+    explicit PlainSource(bool prompt) : show_prompt(prompt) {}
+    ReadResult read(const char* prompt, std::string& line) override {
+        if (show_prompt) {
+            std::fputs(prompt, stdout);
+            std::fflush(stdout);
+        }
+        line.clear();
+        for (;;) {
+            int c = std::fgetc(stdin);
+            if (c == EOF) {
+                if (std::ferror(stdin) && errno == EINTR) {
+                    std::clearerr(stdin);
+                    if (sigint_seen) {
+                        if (show_prompt) std::fputs("\n", stdout);
+                        return ReadResult::Interrupted;
+                    }
+                    continue;
+                }
+                return line.empty() ? ReadResult::End : ReadResult::Line;
+            }
+            if (c == '\n') return ReadResult::Line;
+            line += char(c);
+        }
+    }
+};
+
+#ifdef LIPQ_HAVE_LIBEDIT
+std::string history_path() {
+    const char* home = std::getenv("HOME");
+    if (!home || !*home) return "";
+    return std::string(home) + "/.lipq_history";
+}
+
+struct EditSource : LineSource {
+    EditLine* el = nullptr;
+    History* hist = nullptr;
+    HistEvent ev;
+    std::string prompt_;
+    std::string path_;
+
+    static char* prompt_fn(EditLine* e) {
+        void* self = nullptr;
+        el_get(e, EL_CLIENTDATA, &self);
+        return const_cast<char*>(static_cast<EditSource*>(self)->prompt_.c_str());
+    }
+
+    EditSource() {
+        el = el_init("lipq", stdin, stdout, stderr);
+        hist = history_init();
+        history(hist, &ev, H_SETSIZE, 2000);
+        history(hist, &ev, H_SETUNIQUE, 1);
+        el_set(el, EL_CLIENTDATA, this);
+        el_set(el, EL_PROMPT, &EditSource::prompt_fn);
+        el_set(el, EL_EDITOR, "emacs");
+        el_set(el, EL_HIST, history, hist);
+        el_source(el, nullptr);   // ~/.editrc
+        path_ = history_path();
+        if (!path_.empty()) history(hist, &ev, H_LOAD, path_.c_str());
+    }
+    ~EditSource() override {
+        if (hist) history_end(hist);
+        if (el) el_end(el);
+    }
+    ReadResult read(const char* prompt, std::string& line) override {
+        prompt_ = prompt;
+        int count = 0;
+        const char* s = el_gets(el, &count);
+        if (!s) {
+            if (sigint_seen || count < 0) {
+                std::fputs("\n", stdout);
+                std::fflush(stdout);
+                return ReadResult::Interrupted;
+            }
+            return ReadResult::End;
+        }
+        line.assign(s, size_t(count));
+        while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+        return ReadResult::Line;
+    }
+    void remember(const std::string& entry) override {
+        history(hist, &ev, H_ENTER, entry.c_str());
+        if (!path_.empty()) history(hist, &ev, H_SAVE, path_.c_str());
+    }
+};
+#endif
+
+bool incomplete_input(const std::string& msg) {
+    return msg.find("end of input") != std::string::npos || msg.find("unterminated") != std::string::npos;
+}
+
+// Results print readably, with shared structure labelled, and broken over
+// lines by the pretty printer when they do not fit.
+std::string result_text(Interp& I, Value v) {
+    return pprint_to_string(I, v);
+}
+
+// For the history: one line per entry.
+std::string history_entry(const std::string& text) {
+    std::string s;
+    for (char c : text) s += (c == '\n' || c == '\t') ? ' ' : c;
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    size_t b = s.find_first_not_of(' ');
+    return b == std::string::npos ? "" : s.substr(b);
+}
+
+// Returns the exit status: 0 normally, 1 when some form failed and the input
+// was not a terminal (a piped session behaves like a script), or (exit n)'s n.
 int repl(Interp& I) {
-    bool tty = isatty(0);
-    std::string buf;
+    bool tty = isatty(0) && isatty(1);
+    std::unique_ptr<LineSource> src;
+#ifdef LIPQ_HAVE_LIBEDIT
+    if (tty) src = std::make_unique<EditSource>();
+#endif
+    if (!src) src = std::make_unique<PlainSource>(tty);
+    if (tty) I.out("lipq 0.1.0 — (exit) or Ctrl-D to leave, Ctrl-C interrupts\n");
+
+    std::string buf;          // text of the form(s) being typed
+    std::string entry;        // the same, for the history
+    bool any_error = false;
     bool exited = false;
     int code = 0;
     for (;;) {
-        if (tty) std::fputs(buf.empty() ? "lipq> " : "  ... ", stdout), std::fflush(stdout);
+        const char* prompt = buf.empty() ? "lipq> " : "  ... ";
+        sigint_seen = 0;
         std::string line;
-        if (!std::getline(std::cin, line)) break;
+        ReadResult r = src->read(prompt, line);
+        if (r == ReadResult::Interrupted) {
+            buf.clear();
+            entry.clear();
+            I.interrupt_flag.store(false);
+            continue;
+        }
+        if (r == ReadResult::End) {
+            if (tty) I.out("\n");
+            break;
+        }
+        if (I.dribble) {
+            if (tty) std::fputs(prompt, I.dribble);
+            std::fputs(line.c_str(), I.dribble);
+            std::fputs("\n", I.dribble);
+        }
         buf += line;
         buf += '\n';
-        // Read every complete form in the buffer.
+        entry += line;
+        entry += '\n';
+        // Read and evaluate every complete form in the buffer.
         bool incomplete = false;
-        guarded(I, [&] {
+        bool ok = guarded(I, [&] {
             for (;;) {
-                Reader r(I, buf, I.file_id("<repl>"), true);
+                Reader rd(I, buf, I.file_id("<repl>"), true);
                 Value form;
                 try {
-                    form = r.read();
+                    form = rd.read();
                 } catch (LispError& e) {
-                    if (e.message.find("unexpected end of input") != std::string::npos ||
-                        e.message.find("unterminated") != std::string::npos) {
+                    if (incomplete_input(e.message)) {
                         incomplete = true;
                         return;
                     }
-                    buf.clear();
                     throw;
                 }
-                if (form == END_OF_FILE) { buf.clear(); return; }
-                buf.erase(0, r.offset());
+                if (form == END_OF_FILE) return;
+                buf.erase(0, rd.offset());
                 Root f(I, form);
+                I.current_toplevel_pos = rd.last_pos();
+                I.interrupt_flag.store(false);
                 Value v = I.eval(f);
                 I.positions.clear();
+                Root rv(I, v);
+                // `*` as a variable reads %* (see compile.cpp): the symbol *
+                // itself keeps the multiplication function.
+                Symbol* last = I.intern_sym("%*");
+                Value prev = is_function(last->value) && last->value == as_symbol(I.sym.star1)->value ? NIL : last->value;
                 as_symbol(I.sym.star3)->value = as_symbol(I.sym.star2)->value;
-                as_symbol(I.sym.star2)->value = as_symbol(I.sym.star1)->value;
-                as_symbol(I.sym.star1)->value = v;
-                I.out(prin1_to_string(I, v) + "\n");
+                as_symbol(I.sym.star2)->value = prev;
+                last->value = v;
+                std::string text = result_text(I, v);
+                if (I.out_column != 0) text = "\n" + text;
+                I.out(text + "\n");
             }
         }, &exited, &code);
-        if (exited) return code;
-        if (!incomplete) buf.clear();
+        I.positions.clear();
+        if (exited) {
+            std::string h = history_entry(entry);
+            if (!h.empty()) src->remember(h);
+            return code;
+        }
+        if (!ok) any_error = true;
+        if (!incomplete) {
+            std::string h = history_entry(entry);
+            if (!h.empty()) src->remember(h);
+            buf.clear();
+            entry.clear();
+        }
+        std::fflush(stdout);
     }
-    return 0;
+    if (!buf.empty() && buf.find_first_not_of(" \t\r\n") != std::string::npos) {
+        std::string msg = "error: unexpected end of input (an unfinished form)\n";
+        if (I.write_err) I.write_err(msg);
+        else std::fputs(msg.c_str(), stderr);
+        any_error = true;
+    }
+    return (!tty && any_error) ? 1 : 0;
 }
 
 } // namespace
@@ -108,27 +318,45 @@ int run_main(Interp& I, const std::vector<std::string>& exprs, const std::vector
              const std::string& script, const std::vector<std::string>& args) {
     bool exited = false;
     int code = 0;
-    I.set_global(I.intern("*args*"), make_args(I, args));
+    // Error output also goes to the dribble file.
+    I.write_err = [&I](std::string_view s) {
+        std::fflush(stdout);
+        std::fwrite(s.data(), 1, s.size(), stderr);
+        std::fflush(stderr);
+        if (I.dribble) std::fwrite(s.data(), 1, s.size(), I.dribble);
+    };
+    {
+        Root a(I, make_args(I, args));
+        I.script_args = a;
+        I.set_global(I.intern("*args*"), a);
+        Value name = script.empty() ? NIL : I.make_string(script);
+        I.set_global(I.intern("*script*"), name);
+    }
     for (auto& f : preload) {
-        if (!guarded(I, [&] { I.load_file(f); }, &exited, &code)) return exited ? code : 1;
+        if (!guarded(I, [&] { I.load_file(f); }, &exited, &code)) return code;
     }
     if (!exprs.empty()) {
         for (auto& e : exprs) {
             bool ok = guarded(I, [&] {
                 Value v = I.eval_string(e, "<-e>");
-                I.out(prin1_to_string(I, v) + "\n");
+                Root rv(I, v);
+                std::string text = result_text(I, v);
+                if (I.out_column != 0) text = "\n" + text;
+                I.out(text + "\n");
             }, &exited, &code);
-            if (exited) return code;
-            if (!ok) return 1;
+            if (!ok) {
+                std::fflush(stdout);
+                return code;
+            }
         }
+        std::fflush(stdout);
         return 0;
     }
     if (!script.empty()) {
         I.load_stack.push_back(script);
         bool ok = guarded(I, [&] { I.load_file(script); }, &exited, &code);
         std::fflush(stdout);
-        if (exited) return code;
-        return ok ? 0 : 1;
+        return ok ? 0 : code;
     }
     return repl(I);
 }

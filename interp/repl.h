@@ -2,6 +2,7 @@
 #pragma once
 #include "interp.h"
 
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -10,5 +11,9 @@ namespace lipq {
 // Runs what the command line asked for; returns the process exit status.
 int run_main(Interp& I, const std::vector<std::string>& exprs, const std::vector<std::string>& preload,
              const std::string& script, const std::vector<std::string>& args);
+
+// Set (to 1) by the SIGINT handler; the REPL uses it to tell "Ctrl-C while
+// editing a line" from the end of the input.
+extern volatile std::sig_atomic_t sigint_seen;
 
 } // namespace lipq

@@ -144,6 +144,8 @@
 (defun 1st (l) (car l))
 (defun second (l) (cadr l))
 (defun third (l) (caddr l))
+(defun fourth (l) (cadddr l))
+(defun fifth (l) (car (cddddr l)))
 (defun first (l) (car l))
 (defun rest (l) (cdr l))
 (defun list-length (l) (length l))

@@ -17,7 +17,7 @@
 
 (defun main ()
   (let ((s 0))
-    (dotimes (i 4)
+    (dotimes (i 5)
       (setq s (+ s (digit-sum (fact 5000)))))
     (print s)))
 

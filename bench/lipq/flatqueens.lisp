@@ -42,7 +42,7 @@
 
 (defun main ()
   (let ((s 0))
-    (dotimes (i 100)
+    (dotimes (i 120)
       (setq s (+ s (length (n-queens 8)))))
     (print s)))
 

@@ -14,7 +14,7 @@
 
 (define (main)
   (let loop ((i 0) (s 0))
-    (if (< i 4)
+    (if (< i 5)
         (loop (+ i 1) (+ s (digit-sum (fact 5000))))
         (begin (display s) (newline)))))
 

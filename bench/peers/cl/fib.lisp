@@ -4,4 +4,4 @@
       n
       (+ (fib (- n 1)) (fib (- n 2)))))
 
-(format t "~D~%" (fib 38))
+(format t "~D~%" (fib 39))

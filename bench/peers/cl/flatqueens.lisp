@@ -40,7 +40,7 @@
 
 (defun main ()
   (let ((s 0))
-    (dotimes (i 100)
+    (dotimes (i 120)
       (setq s (+ s (length (n-queens 8)))))
     (format t "~D~%" s)))
 

@@ -8,7 +8,7 @@
 
 (defun main ()
   (let ((s 0))
-    (dotimes (i 2000)
+    (dotimes (i 2500)
       (setq s (+ s (tak 18 12 6))))
     (format t "~D~%" s)))
 

@@ -17,7 +17,7 @@
 
 (defun main ()
   (let ((l18 (listn 18)) (l12 (listn 12)) (l6 (listn 6)) (s 0))
-    (dotimes (i 300)
+    (dotimes (i 450)
       (setq s (+ s (length (mas l18 l12 l6)))))
     (format t "~D~%" s)))
 

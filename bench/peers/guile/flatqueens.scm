@@ -39,7 +39,7 @@
 
 (define (main)
   (let loop ((i 0) (s 0))
-    (if (< i 100)
+    (if (< i 120)
         (loop (+ i 1) (+ s (length (n-queens 8))))
         (begin (display s) (newline)))))
 

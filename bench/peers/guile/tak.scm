@@ -8,7 +8,7 @@
 
 (define (main)
   (let loop ((i 0) (s 0))
-    (if (< i 2000)
+    (if (< i 2500)
         (loop (+ i 1) (+ s (tak 18 12 6)))
         (begin (display s) (newline)))))
 

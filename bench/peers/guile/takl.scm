@@ -19,7 +19,7 @@
 (define (main)
   (let ((l18 (listn 18)) (l12 (listn 12)) (l6 (listn 6)))
     (let loop ((i 0) (s 0))
-      (if (< i 300)
+      (if (< i 450)
           (loop (+ i 1) (+ s (length (mas l18 l12 l6))))
           (begin (display s) (newline))))))
 

@@ -58,7 +58,7 @@ local function digit_sum(x)
 end
 
 local s = 0
-for i = 1, 4 do
+for i = 1, 5 do
   s = s + digit_sum(fact(5000))
 end
 print(s)

@@ -73,7 +73,7 @@ end
 local function n_queens(n) return inner_q(n, n, nil) end
 
 local s = 0
-for i = 1, 100 do
+for i = 1, 120 do
   s = s + length(n_queens(8))
 end
 print(s)

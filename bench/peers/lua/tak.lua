@@ -7,7 +7,7 @@ local function tak(x, y, z)
 end
 
 local s = 0
-for i = 1, 2000 do
+for i = 1, 2500 do
   s = s + tak(18, 12, 6)
 end
 print(s)

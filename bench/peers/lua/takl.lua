@@ -24,7 +24,7 @@ end
 
 local l18, l12, l6 = listn(18), listn(12), listn(6)
 local s = 0
-for i = 1, 300 do
+for i = 1, 450 do
   s = s + length(mas(l18, l12, l6))
 end
 print(s)

@@ -1,0 +1,285 @@
+// prims.cpp — inline fast paths for the hottest builtins (car, cdr, +, <, eq ...).
+//
+// A call such as (- n 1) compiles to a PrimNode instead of a generic call.
+// Its run function is chosen by operation and by how each operand is got:
+// OperandLocal reads the frame slot, OperandConst is a fixnum constant, and
+// OperandAny evaluates the operand's node. So (- n 1) costs one indirect
+// call, not three, and touches no stack. Every fast path first checks that
+// the symbol still holds the builtin and that the operands are of the easy
+// type (fixnums that do not overflow, pairs); anything else goes the generic
+// way through invoke(), with the same results and errors as a normal call.
+//
+// Predicates (< = null ...) also provide a `test` function returning a C++
+// bool, which IfTestNode uses so that (if (< n 2) ...) never builds t or nil.
+#include "nodes.h"
+
+#include <cstring>
+
+namespace lipq {
+
+PrimNode::PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p)
+    : Node(f), sym(s), expect(e), a(x), b(y), pos(p), general(f) {}
+
+static Value run_if_test(Node* n, Frame& f) {
+    auto* m = static_cast<IfTestNode*>(n);
+    return m->test->test(m->test, f) ? ev(m->then, f) : ev(m->els, f);
+}
+IfTestNode::IfTestNode(PrimNode* t, Node* a, Node* b) : Node(run_if_test), test(t), then(a), els(b) {}
+
+namespace {
+
+// The general way: call whatever the symbol holds now on the given values.
+[[gnu::noinline]] Value prim_slow(PrimNode* m, Frame& f, Value x, Value y, int nargs) {
+    Interp& I = *f.I;
+    Value* base = I.sp + 1;
+    *I.sp++ = m->sym->value;
+    *I.sp++ = x;
+    if (nargs == 2) *I.sp++ = y;
+    return invoke(I, base, nargs, &m->pos);
+}
+
+template <int K>
+inline Value operand(Node* n, int slot, Value k, Frame& f) {
+    if constexpr (K == OperandLocal) return f.slots[slot];
+    else if constexpr (K == OperandConst) return k;
+    else return ev(n, f);
+}
+
+// Both operands, left to right. Only (Any, Any) evaluates code after holding
+// a value, so only it parks the first operand on the value stack (the second
+// operand's evaluation may collect).
+template <int KA, int KB>
+inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
+    if constexpr (KA == OperandAny && KB == OperandAny) {
+        Interp& I = *f.I;
+        *I.sp++ = ev(m->a, f);
+        y = ev(m->b, f);
+        x = *--I.sp;
+    } else {
+        x = operand<KA>(m->a, m->slot_a, m->k_a, f);
+        y = operand<KB>(m->b, m->slot_b, m->k_b, f);
+    }
+}
+
+inline bool still_builtin(PrimNode* m) { return m->sym->value == m->expect; }
+
+// ---- binary operations --------------------------------------------------------------
+struct Add {
+    static bool fix(int64_t x, int64_t y, Value* r) {
+        int64_t s;
+        if (__builtin_add_overflow(x, y, &s) || !fits_fixnum(s)) return false;
+        *r = make_fixnum(s);
+        return true;
+    }
+};
+struct Sub {
+    static bool fix(int64_t x, int64_t y, Value* r) {
+        int64_t s;
+        if (__builtin_sub_overflow(x, y, &s) || !fits_fixnum(s)) return false;
+        *r = make_fixnum(s);
+        return true;
+    }
+};
+struct Mul {
+    static bool fix(int64_t x, int64_t y, Value* r) {
+        int64_t s;
+        if (__builtin_mul_overflow(x, y, &s) || !fits_fixnum(s)) return false;
+        *r = make_fixnum(s);
+        return true;
+    }
+};
+struct Lt { static bool cmp(int64_t x, int64_t y) { return x < y; } };
+struct Gt { static bool cmp(int64_t x, int64_t y) { return x > y; } };
+struct Le { static bool cmp(int64_t x, int64_t y) { return x <= y; } };
+struct Ge { static bool cmp(int64_t x, int64_t y) { return x >= y; } };
+struct NumEq { static bool cmp(int64_t x, int64_t y) { return x == y; } };
+
+template <class Op, int KA, int KB>
+Value arith(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    Value r;
+    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y) && Op::fix(fixnum_value(x), fixnum_value(y), &r))
+        [[likely]] return r;
+    return prim_slow(m, f, x, y, 2);
+}
+
+template <class Op, int KA, int KB>
+bool compare_test(PrimNode* m, Frame& f) {
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y)) [[likely]]
+        return Op::cmp(fixnum_value(x), fixnum_value(y));
+    return truthy(prim_slow(m, f, x, y, 2));
+}
+template <class Op, int KA, int KB>
+Value compare(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    return compare_test<Op, KA, KB>(m, f) ? f.I->sym.t : NIL;
+}
+
+template <int KA, int KB>
+bool eq_test(PrimNode* m, Frame& f) {
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    if (still_builtin(m)) [[likely]] return x == y;
+    return truthy(prim_slow(m, f, x, y, 2));
+}
+template <int KA, int KB>
+Value eq(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    return eq_test<KA, KB>(m, f) ? f.I->sym.t : NIL;
+}
+
+template <int KA, int KB>
+Value cons(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    if (still_builtin(m)) [[likely]] return f.I->cons(x, y);
+    return prim_slow(m, f, x, y, 2);
+}
+
+// (aref v i) / (vref v i): a vector and an in-range fixnum index (boards in the
+// puzzle scripts); anything else, errors included, goes through the builtin.
+template <int KA, int KB>
+Value aref_run(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    if (still_builtin(m) && is_vector(x) && is_fixnum(y)) [[likely]] {
+        int64_t k = fixnum_value(y);
+        Vector* v = as_vector(x);
+        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
+    }
+    return prim_slow(m, f, x, y, 2);
+}
+
+// (eql x y): identical words are eql; two different fixnums are not; the rest
+// (bignums ...) goes through the builtin.
+template <int KA, int KB>
+bool eql_test(PrimNode* m, Frame& f) {
+    Value x, y;
+    operands<KA, KB>(m, f, x, y);
+    if (still_builtin(m)) [[likely]] {
+        if (x == y) return true;
+        if (is_fixnum(x) && is_fixnum(y)) return false;
+    }
+    return truthy(prim_slow(m, f, x, y, 2));
+}
+template <int KA, int KB>
+Value eql_run(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    return eql_test<KA, KB>(m, f) ? f.I->sym.t : NIL;
+}
+
+// ---- one-argument operations ---------------------------------------------------------
+// fast(x, &r): true with the result when the fast path applies.
+struct Car { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = car(x); return true; } if (is_nil(x)) { *r = NIL; return true; } return false; } };
+struct Cdr { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = cdr(x); return true; } if (is_nil(x)) { *r = NIL; return true; } return false; } };
+struct Cadr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = car(cdr(x)); return true; } return false; } };
+struct Cddr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = cdr(cdr(x)); return true; } return false; } };
+struct Add1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) < FIXNUM_MAX) { *r = make_fixnum(fixnum_value(x) + 1); return true; } return false; } };
+struct Sub1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) > FIXNUM_MIN) { *r = make_fixnum(fixnum_value(x) - 1); return true; } return false; } };
+
+template <class Op, int KA>
+Value unary(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    Value x = operand<KA>(m->a, m->slot_a, m->k_a, f);
+    Value r;
+    if (still_builtin(m) && Op::fast(x, &r)) [[likely]] return r;
+    return prim_slow(m, f, x, NIL, 1);
+}
+
+// Predicates: test(x) gives 0/1, or -1 when the fast path does not apply.
+struct Null { static int test(Value x) { return is_nil(x); } };
+struct Consp { static int test(Value x) { return is_pair(x); } };
+struct Atom { static int test(Value x) { return !is_pair(x); } };
+struct Zerop { static int test(Value x) { return is_fixnum(x) ? x == make_fixnum(0) : -1; } };
+
+template <class Op, int KA>
+bool pred_test(PrimNode* m, Frame& f) {
+    Value x = operand<KA>(m->a, m->slot_a, m->k_a, f);
+    if (still_builtin(m)) [[likely]] {
+        int r = Op::test(x);
+        if (r >= 0) return r;
+    }
+    return truthy(prim_slow(m, f, x, NIL, 1));
+}
+template <class Op, int KA>
+Value pred(Node* n, Frame& f) {
+    auto* m = static_cast<PrimNode*>(n);
+    return pred_test<Op, KA>(m, f) ? f.I->sym.t : NIL;
+}
+
+// ---- the table ------------------------------------------------------------------------
+// For each builtin: its run functions by operand kinds [ka][kb] (one-argument
+// builtins use [ka][0]), and for predicates the test functions likewise.
+struct Grid {
+    Node::Fn run[3][3];
+    PrimTest test[3][3];
+};
+
+#define GRID2(F) {{F<0, 0>, F<0, 1>, F<0, 2>}, {F<1, 0>, F<1, 1>, F<1, 2>}, {F<2, 0>, F<2, 1>, F<2, 2>}}
+#define NOTEST {{nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr}, {nullptr, nullptr, nullptr}}
+
+template <class Op> struct ArithF { template <int A, int B> static Value f(Node* n, Frame& fr) { return arith<Op, A, B>(n, fr); } };
+template <class Op> struct CmpF {
+    template <int A, int B> static Value f(Node* n, Frame& fr) { return compare<Op, A, B>(n, fr); }
+    template <int A, int B> static bool t(PrimNode* m, Frame& fr) { return compare_test<Op, A, B>(m, fr); }
+};
+template <class Op> struct UnF { template <int A, int B> static Value f(Node* n, Frame& fr) { return unary<Op, A>(n, fr); } };
+template <class Op> struct PredF {
+    template <int A, int B> static Value f(Node* n, Frame& fr) { return pred<Op, A>(n, fr); }
+    template <int A, int B> static bool t(PrimNode* m, Frame& fr) { return pred_test<Op, A>(m, fr); }
+};
+
+#define ARITH(Op) GRID2(ArithF<Op>::template f), NOTEST
+#define CMP(Op) GRID2(CmpF<Op>::template f), GRID2(CmpF<Op>::template t)
+#define UN(Op) GRID2(UnF<Op>::template f), NOTEST
+#define PRED(Op) GRID2(PredF<Op>::template f), GRID2(PredF<Op>::template t)
+
+const Grid g_add = {ARITH(Add)}, g_sub = {ARITH(Sub)}, g_mul = {ARITH(Mul)};
+const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)};
+const Grid g_eq = {GRID2(eq), GRID2(eq_test)};
+const Grid g_cons = {GRID2(cons), NOTEST};
+const Grid g_aref = {GRID2(aref_run), NOTEST};
+const Grid g_eql = {GRID2(eql_run), GRID2(eql_test)};
+const Grid g_car = {UN(Car)}, g_cdr = {UN(Cdr)}, g_cadr = {UN(Cadr)}, g_cddr = {UN(Cddr)};
+const Grid g_add1 = {UN(Add1)}, g_sub1 = {UN(Sub1)};
+const Grid g_null = {PRED(Null)}, g_consp = {PRED(Consp)}, g_atom = {PRED(Atom)}, g_zerop = {PRED(Zerop)};
+
+struct Entry { const char* name; int nargs; const Grid* grid; };
+const Entry entries[] = {
+    {"car", 1, &g_car},       {"cdr", 1, &g_cdr},       {"cadr", 1, &g_cadr},   {"cddr", 1, &g_cddr},
+    {"null", 1, &g_null},     {"not", 1, &g_null},      {"consp", 1, &g_consp}, {"atom", 1, &g_atom},
+    {"1+", 1, &g_add1},       {"add1", 1, &g_add1},     {"1-", 1, &g_sub1},     {"sub1", 1, &g_sub1},
+    {"zerop", 1, &g_zerop},   {"cons", 2, &g_cons},     {"eq", 2, &g_eq},       {"+", 2, &g_add},
+    {"plus", 2, &g_add},      {"-", 2, &g_sub},         {"difference", 2, &g_sub}, {"*", 2, &g_mul},
+    {"times", 2, &g_mul},     {"<", 2, &g_lt},          {"lessp", 2, &g_lt},    {">", 2, &g_gt},
+    {"greaterp", 2, &g_gt},   {"<=", 2, &g_le},         {">=", 2, &g_ge},       {"=", 2, &g_numeq},
+    {"aref", 2, &g_aref},     {"vref", 2, &g_aref},     {"eql", 2, &g_eql},
+};
+
+} // namespace
+
+bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out) {
+    for (const Entry& e : entries) {
+        if (e.nargs != nargs || name != e.name) continue;
+        // A local read after evaluating the other operand could see a later
+        // assignment: (L, Any) is done as (Any, Any).
+        if (nargs == 2 && ka == OperandLocal && kb == OperandAny) ka = OperandAny;
+        if (nargs == 1) kb = OperandAny;
+        out->ka = ka;
+        out->kb = kb;
+        out->run = e.grid->run[ka][kb];
+        out->general = e.grid->run[0][0];
+        out->test = e.grid->test[ka][kb];
+        out->test_general = e.grid->test[0][0];
+        return true;
+    }
+    return false;
+}
+
+} // namespace lipq

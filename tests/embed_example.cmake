@@ -1,0 +1,42 @@
+# embed_example.cmake — ctest driver: install lipq into a scratch prefix,
+# build examples/embed against it with find_package(lipq), run the host.
+#   cmake -DLIPQ_BUILD=... -DLIPQ_SOURCE=... -DWORK=... -P embed_example.cmake
+foreach(v LIPQ_BUILD LIPQ_SOURCE WORK)
+  if(NOT DEFINED ${v})
+    message(FATAL_ERROR "embed_example.cmake: ${v} is not set")
+  endif()
+endforeach()
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+function(run step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${step} failed (${rc}):\n${out}\n${err}")
+  endif()
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+run(install ${CMAKE_COMMAND} --install ${LIPQ_BUILD} --prefix ${WORK}/prefix)
+foreach(f bin/lipq include/lipq/interp/lipq.h include/lipq/interp/interp.h include/lipq/builtins/builtins.h)
+  if(NOT EXISTS ${WORK}/prefix/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+run(configure ${CMAKE_COMMAND} -S ${LIPQ_SOURCE}/examples/embed -B ${WORK}/build
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH=${WORK}/prefix)
+run(build ${CMAKE_COMMAND} --build ${WORK}/build)
+run(host ${WORK}/build/host)
+message("${last_output}")
+foreach(expect "ok: queens 7 agrees with C++" "host: all checks passed")
+  string(FIND "${last_output}" "${expect}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "host output lacks: ${expect}")
+  endif()
+endforeach()
+# The installed lipq command runs too.
+run(installed-lipq ${WORK}/prefix/bin/lipq -e "(+ 40 2)")
+if(NOT last_output MATCHES "^42")
+  message(FATAL_ERROR "installed lipq printed: ${last_output}")
+endif()
+file(REMOVE_RECURSE ${WORK})

@@ -1,0 +1,2 @@
+#| nested #| comment |# |# ; line
+(a) #1=(#1# . #1#)

@@ -1,0 +1,1 @@
+("a\"b\\c" "\x41\n\t" |Foo Bar| a\ b || |nil| "")
