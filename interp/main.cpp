@@ -66,9 +66,11 @@ volatile std::sig_atomic_t g_unanswered = 0;
 void on_sigint(int) {
     int saved = errno;
     lipq::sigint_seen = 1;
+    lipq::wake_line_editor();
     if (lipq::Interp* I = g_interp_for_signals) {
         if (I->interrupt_flag.load(std::memory_order_relaxed)) {
-            if (++g_unanswered >= 3) {
+            g_unanswered = g_unanswered + 1;
+            if (g_unanswered >= 3) {
                 const char msg[] = "\nlipq: the computation does not respond to Ctrl-C; exiting\n";
                 ssize_t w = write(2, msg, sizeof msg - 1);
                 (void)w;

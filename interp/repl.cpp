@@ -11,9 +11,12 @@
 #include "printer.h"
 #include "reader.h"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cwchar>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +29,20 @@
 namespace lipq {
 
 volatile std::sig_atomic_t sigint_seen = 0;
+
+namespace {
+// The write end of the line editor's wake-up pipe (-1 while there is none).
+volatile std::sig_atomic_t wake_write_fd = -1;
+} // namespace
+
+void wake_line_editor() {
+    int fd = wake_write_fd;
+    if (fd >= 0) {
+        char c = 1;
+        ssize_t w = write(fd, &c, 1);   // non-blocking: a full pipe already wakes the reader
+        (void)w;
+    }
+}
 
 namespace {
 
@@ -141,20 +158,67 @@ std::string history_path() {
     return std::string(home) + "/.lipq_history";
 }
 
+// Line editing through libedit. libedit's own read retries a read() that a
+// signal interrupted once per key, so a single Ctrl-C at the prompt would
+// sometimes be swallowed. We give it our own key reader instead: it waits on
+// the terminal and on a self-pipe that the SIGINT handler writes to, so every
+// Ctrl-C, whenever it arrives, ends the line being edited.
 struct EditSource : LineSource {
     EditLine* el = nullptr;
     History* hist = nullptr;
     HistEvent ev;
     std::string prompt_;
     std::string path_;
+    int wake_[2] = {-1, -1};
+    std::mbstate_t mb_{};
 
-    static char* prompt_fn(EditLine* e) {
+    static EditSource* self_of(EditLine* e) {
         void* self = nullptr;
         el_get(e, EL_CLIENTDATA, &self);
-        return const_cast<char*>(static_cast<EditSource*>(self)->prompt_.c_str());
+        return static_cast<EditSource*>(self);
+    }
+    static char* prompt_fn(EditLine* e) { return const_cast<char*>(self_of(e)->prompt_.c_str()); }
+
+    // One key (a whole UTF-8 character) from the terminal: 1 with *out set,
+    // 0 at end of input, -1 when Ctrl-C was pressed.
+    static int key_fn(EditLine* e, wchar_t* out) {
+        EditSource* self = self_of(e);
+        for (;;) {
+            if (sigint_seen) return -1;
+            pollfd p[2] = {{0, POLLIN, 0}, {self->wake_[0], POLLIN, 0}};
+            if (poll(p, 2, -1) < 0) {
+                if (errno == EINTR) continue;
+                return -1;
+            }
+            if (p[1].revents) self->drain_wakeups();
+            if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char c;
+            ssize_t k = ::read(0, &c, 1);
+            if (k == 0) return 0;
+            if (k < 0) {
+                if (errno == EINTR || errno == EAGAIN) continue;
+                return -1;
+            }
+            wchar_t wc;
+            size_t n = std::mbrtowc(&wc, &c, 1, &self->mb_);
+            if (n == size_t(-2)) continue;   // more bytes of this character to come
+            if (n == size_t(-1)) {           // not valid in this locale: pass the byte on
+                self->mb_ = std::mbstate_t{};
+                wc = wchar_t(static_cast<unsigned char>(c));
+            }
+            *out = wc;
+            return 1;
+        }
+    }
+
+    void drain_wakeups() {
+        char buf[64];
+        while (::read(wake_[0], buf, sizeof buf) > 0) {
+        }
     }
 
     EditSource() {
+        if (pipe2(wake_, O_NONBLOCK | O_CLOEXEC) == 0) wake_write_fd = wake_[1];
         el = el_init("lipq", stdin, stdout, stderr);
         hist = history_init();
         history(hist, &ev, H_SETSIZE, 2000);
@@ -163,16 +227,25 @@ struct EditSource : LineSource {
         el_set(el, EL_PROMPT, &EditSource::prompt_fn);
         el_set(el, EL_EDITOR, "emacs");
         el_set(el, EL_HIST, history, hist);
+        if (wake_[0] >= 0) el_set(el, EL_GETCFN, &EditSource::key_fn);
         el_source(el, nullptr);   // ~/.editrc
         path_ = history_path();
         if (!path_.empty()) history(hist, &ev, H_LOAD, path_.c_str());
     }
     ~EditSource() override {
+        wake_write_fd = -1;
         if (hist) history_end(hist);
         if (el) el_end(el);
+        for (int fd : wake_)
+            if (fd >= 0) close(fd);
     }
     ReadResult read(const char* prompt, std::string& line) override {
         prompt_ = prompt;
+        // A Ctrl-C from before this prompt (it interrupted an evaluation, or
+        // came between two lines) does not abandon the line about to be typed.
+        sigint_seen = 0;
+        if (wake_[0] >= 0) drain_wakeups();
+        mb_ = std::mbstate_t{};
         int count = 0;
         const char* s = el_gets(el, &count);
         if (!s) {

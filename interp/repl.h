@@ -16,4 +16,9 @@ int run_main(Interp& I, const std::vector<std::string>& exprs, const std::vector
 // editing a line" from the end of the input.
 extern volatile std::sig_atomic_t sigint_seen;
 
+// Called from the SIGINT handler (async-signal-safe): wakes a line editor
+// waiting for a key, whatever the moment the signal arrives (a self-pipe, so
+// a Ctrl-C between "check the flag" and "block in read" is not lost).
+void wake_line_editor();
+
 } // namespace lipq

@@ -14,6 +14,7 @@ using clitest::TempDir;
 TEST_CASE("repl: interactive session in a pseudo-terminal") {
     TempDir home;
     PtySession s({}, home.path);
+    INFO("the terminal so far:\n" << s.output());   // shown with any failure below
     REQUIRE(s.expect("lipq> "));
 
     s.send("(defun sq (x) (* x x))\r");
