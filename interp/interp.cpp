@@ -201,6 +201,7 @@ void Interp::init_symbols() {
     sym.t = constant("t");
     as_symbol(sym.t)->value = sym.t;
     sym.quote = intern("quote");
+    sym.progn = intern("progn");
     sym.quasiquote = intern("quasiquote");
     sym.unquote = intern("unquote");
     sym.unquote_splicing = intern("unquote-splicing");
@@ -375,7 +376,7 @@ struct EntryGuard {
 } // namespace
 
 Value Interp::eval(Value form) {
-    if (is_obj(form) && as_obj(form)->type == Type::Symbol) {
+    if (is_obj(form) && as_obj(form)->type == Type::Symbol && form != sym.star1) {   // `*`: see compile.cpp
         Symbol* s = as_symbol(form);
         if (s->value == UNBOUND) error("unbound variable: " + s->name);
         return s->value;
@@ -384,7 +385,22 @@ Value Interp::eval(Value form) {
     if (!is_pair(form) && as_obj(form)->type != Type::Symbol) return form;
     EntryGuard guard(*this);
     Root f(*this, form);
-    Value closure = compiler->compile_toplevel(form);
+    // A top-level PROGN (also one a macro expands into) is a sequence of
+    // top-level forms, as in Common Lisp: each is compiled only after the one
+    // before has run, so (progn (defmacro m ...) (m ...)) uses the new macro.
+    for (;;) {
+        bool expanded = false;
+        Value x = compiler->macroexpand_1(f, &expanded);
+        if (!expanded) break;
+        f = x;
+    }
+    if (is_pair(f) && car(f) == sym.progn) {
+        Root rest(*this, cdr(f));
+        Root last(*this, NIL);
+        for (; is_pair(rest); rest = cdr(rest)) last = eval(car(rest));
+        return last;
+    }
+    Value closure = compiler->compile_toplevel(f);
     push(closure);
     Value* base = sp;
     return invoke(*this, base, 0, nullptr);

@@ -128,7 +128,7 @@ public:
 
     // Well-known symbols.
     struct Syms {
-        Value t, quote, quasiquote, unquote, unquote_splicing, function, lambda,
+        Value t, quote, progn, quasiquote, unquote, unquote_splicing, function, lambda,
             optional, rest, body, key, aux, whole, print_shared, print_labels, print_length,
             print_level, print_pretty, print_escape, print_base, lipq, cl, star1, star2, star3,
             gc_stats_keys;

@@ -124,6 +124,9 @@ TEST_CASE("cli: *, ** and *** hold the last results; * still multiplies") {
     auto r = run_lipq({}, "(+ 2 3)\n(* * 2)\n(list * ** ***)\n(apply '* '(2 3 4))\n(funcall #'* 5 5)\n");
     CHECK(r.status == 0);
     CHECK(r.out == "5\n10\n(10 5 nil)\n24\n25\n");
+    // `*` typed alone is the last result too, not the multiplication function.
+    r = run_lipq({}, "(+ 1 2)\n*\n(list * 4)\n**\n");
+    CHECK(r.out == "3\n3\n(3 4)\n3\n");
 }
 
 TEST_CASE("cli: -l loads a file before the REPL") {

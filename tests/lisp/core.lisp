@@ -158,6 +158,11 @@
 (assert-equal '(a `(b ,(c 3))) `(a `(b ,(c ,(+ 1 2)))))   ; inner , at depth 2 is evaluated
 (assert-equal #(1 2 3) (let ((x 2)) `#(1 ,x 3)))
 (assert-equal '(if a (progn b)) (macroexpand-1 '(when a b)))
+;; A top-level PROGN is a sequence of top-level forms: a macro defined in it
+;; is used by the forms after it (eval does the same).
+(progn (defmacro twice-of (x) `(* 2 ,x)) (defvar *tp* (twice-of 21)))
+(assert-equal 42 *tp*)
+(assert-equal '(1 2) (eval '(progn (dm lit (l) (list 'quote (cdr l))) (lit 1 2))))
 
 ;;; ---- df (FEXPR): arguments unevaluated ----
 (df quote-all (args) args)
