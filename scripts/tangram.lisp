@@ -46,8 +46,8 @@
 (defun %axis-max (d) (if (evenp d) 10 8))   ; see the bounds above
 
 ;; All turn sequences (turns in 45° units, no straight or reversing vertex)
-;; of length n summing to 8 (one counter-clockwise revolution), in the order
-;; of the Python prototype (lexicographic over -3 -2 -1 1 2 3).
+;; of length n summing to 8 (one counter-clockwise revolution), in
+;; lexicographic order over -3 -2 -1 1 2 3.
 (defun turn-sequences (n &optional convex)
   (let ((vals (if convex '(1 2 3) '(-3 -2 -1 1 2 3))) (out nil))
     (labels ((rec (k sum acc)
@@ -312,8 +312,8 @@
 
 (defconstant +full+ '(2 1 2 1 1))
 
-;; All sub-multisets of the tans except the empty and the full one, in the
-;; prototype's order (S count slowest, P fastest).
+;; All sub-multisets of the tans except the empty and the full one, in this
+;; order: S count slowest, P fastest.
 (defun sub-multisets ()
   (let ((out nil))
     (dotimes (s 3) (dotimes (m 2) (dotimes (l 3) (dotimes (q 2) (dotimes (p 2)
