@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <clocale>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -138,6 +139,11 @@ int main(int argc, char** argv) {
         }
         o.script = a;
     }
+    // The line editor decodes keys by the locale's character type. lipq's
+    // strings are UTF-8, so when the environment names no multibyte locale
+    // (LANG unset, or C), use C.UTF-8: typing "é" must not lose bytes.
+    // Only LC_CTYPE changes: numbers still print the same everywhere.
+    if (!std::setlocale(LC_CTYPE, "") || MB_CUR_MAX == 1) std::setlocale(LC_CTYPE, "C.UTF-8");
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

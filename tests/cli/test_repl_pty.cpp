@@ -99,3 +99,15 @@ TEST_CASE("repl: history from an earlier session can be recalled") {
     CHECK(s.wait_exit() == 5);
 #endif
 }
+
+TEST_CASE("repl: UTF-8 typed at the prompt reaches the reader intact") {
+    TempDir home;
+    PtySession s({}, home.path);
+    INFO("the terminal so far:\n" << s.output());
+    REQUIRE(s.expect("lipq> "));
+    s.send("(list \"h\xc3\xa9llo\" (length \"\xe2\x86\x92\"))\r");   // "héllo", "→" (3 bytes)
+    CHECK(s.expect("(\"h\xc3\xa9llo\" 3)"));
+    CHECK(s.expect("lipq> "));
+    s.send("\x04");
+    CHECK(s.wait_exit() == 0);
+}
