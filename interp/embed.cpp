@@ -130,23 +130,10 @@ Value guarded(Interp& I, const std::function<Value()>& f) {
         const ThreadStack& ts = this_thread_stack;
         if (ts.lo && (I.cstack_limit < ts.lo || I.cstack_limit >= ts.hi)) I.set_cstack_limit_from_current_thread();
     }
-    Value* sp = I.sp;
-    int depth = I.depth;
-    ActiveCall* call = I.current_call;
-    size_t specials = I.special_stack.size();
-    size_t catches = I.catch_tags.size();
+    MachineState saved(I);
     auto restore = [&] {
-        I.sp = sp;
-        I.depth = depth;
-        I.current_call = call;
-        I.unbind_specials_to(specials);
-        if (I.catch_tags.size() > catches) I.catch_tags.resize(catches);
-        if (outermost) {
-            I.interrupt_flag.store(false);
-            I.tail_fn = NIL;
-            I.in_flight = NIL;
-            I.throw_tag = NIL;
-        }
+        if (outermost) saved.restore_outermost();
+        else saved.restore();
     };
     try {
         return f();

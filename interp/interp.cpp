@@ -357,21 +357,9 @@ namespace {
 // Every way into the evaluator from C++ leaves the machine as it found it,
 // whether the evaluation returns or throws (an error, an interrupt, an exit).
 struct EntryGuard {
-    Interp& I;
-    Value* sp;
-    int depth;
-    ActiveCall* call;
-    size_t specials, tags;
-    explicit EntryGuard(Interp& in)
-        : I(in), sp(in.sp), depth(in.depth), call(in.current_call), specials(in.special_stack.size()),
-          tags(in.catch_tags.size()) {}
-    ~EntryGuard() {
-        I.sp = sp;
-        I.depth = depth;
-        I.current_call = call;
-        I.unbind_specials_to(specials);
-        if (I.catch_tags.size() > tags) I.catch_tags.resize(tags);
-    }
+    MachineState saved;
+    explicit EntryGuard(Interp& in) : saved(in) {}
+    ~EntryGuard() { saved.restore(); }
 };
 } // namespace
 
@@ -388,10 +376,13 @@ Value Interp::eval(Value form) {
     // A top-level PROGN (also one a macro expands into) is a sequence of
     // top-level forms, as in Common Lisp: each is compiled only after the one
     // before has run, so (progn (defmacro m ...) (m ...)) uses the new macro.
-    for (;;) {
+    for (int expansions = 0;; expansions++) {
         bool expanded = false;
         Value x = compiler->macroexpand_1(f, &expanded);
         if (!expanded) break;
+        if (expansions >= max_depth)
+            error("macro expansion does not end: " + describe(car(f), 60) + " expanded " +
+                  std::to_string(expansions) + " times (the depth limit)");
         f = x;
     }
     if (is_pair(f) && car(f) == sym.progn) {

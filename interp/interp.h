@@ -243,6 +243,37 @@ private:
     size_t stack_mapping_bytes_ = 0;
 };
 
+// What a C++ entry point into the evaluator must put back when an evaluation
+// it started ends by an exception (an error, an interrupt, an exit): the value
+// stack, the call depth and chain, special bindings and catch tags. Used by
+// Interp::eval/apply/call (as a guard), by the embedding API and by the REPL.
+struct MachineState {
+    Interp& I;
+    Value* sp;
+    int depth;
+    ActiveCall* call;
+    size_t specials, catches;
+    explicit MachineState(Interp& in)
+        : I(in), sp(in.sp), depth(in.depth), call(in.current_call), specials(in.special_stack.size()),
+          catches(in.catch_tags.size()) {}
+    void restore() {
+        I.sp = sp;
+        I.depth = depth;
+        I.current_call = call;
+        I.unbind_specials_to(specials);
+        if (I.catch_tags.size() > catches) I.catch_tags.resize(catches);
+    }
+    // After the outermost evaluation: also drop a pending interrupt and the
+    // values an unfinished tail call, return or throw left in flight.
+    void restore_outermost() {
+        restore();
+        I.interrupt_flag.store(false);
+        I.tail_fn = NIL;
+        I.in_flight = NIL;
+        I.throw_tag = NIL;
+    }
+};
+
 // ---- RAII rooting ---------------------------------------------------------------
 // A Value held by C++ code across allocations.  Use like a Value:
 //     Root x(I, I.cons(a, b));  ...  I.cons(x, y) ...

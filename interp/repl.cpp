@@ -52,22 +52,8 @@ const size_t kShortBacktrace = 6;   // frames shown with an error at the REPL
 // status a script should exit with (1 error, 130 interrupt, or (exit n)'s n).
 template <class F>
 bool guarded(Interp& I, F f, bool* exited, int* code) {
-    Value* sp = I.sp;
-    int depth = I.depth;
-    ActiveCall* call = I.current_call;
-    size_t specials = I.special_stack.size();
-    size_t catches = I.catch_tags.size();
-    auto restore = [&] {
-        I.sp = sp;
-        I.depth = depth;
-        I.current_call = call;
-        I.unbind_specials_to(specials);
-        if (I.catch_tags.size() > catches) I.catch_tags.resize(catches);
-        I.interrupt_flag.store(false);
-        I.tail_fn = NIL;
-        I.in_flight = NIL;
-        I.throw_tag = NIL;
-    };
+    MachineState saved(I);
+    auto restore = [&] { saved.restore_outermost(); };
     auto err = [&](const std::string& s) {
         if (I.write_err) I.write_err(s);
         else std::fputs(s.c_str(), stderr);
@@ -246,6 +232,10 @@ struct EditSource : LineSource {
         sigint_seen = 0;
         if (wake_[0] >= 0) drain_wakeups();
         mb_ = std::mbstate_t{};
+        // Raw mode before the prompt appears: libedit would switch only after
+        // printing it, and a Ctrl-D typed in between (the terminal still
+        // canonical) becomes an end-of-file that the mode switch discards.
+        el_set(el, EL_PREP_TERM, 1);
         int count = 0;
         const char* s = el_gets(el, &count);
         if (!s) {
