@@ -114,11 +114,11 @@ struct CallGlobal : Node {
     CallGlobal(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
-// A non-tail call of a global function with at most three arguments: the
-// argument nodes sit in the node itself and the loop is unrolled.
+// A call of a global function with at most three arguments (tail or not):
+// the argument nodes sit in the node itself and the loop is unrolled.
 struct CallGlobalN : CallGlobal {
     Node* arg[3] = {nullptr, nullptr, nullptr};
-    CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p);
+    CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
 struct CallExpr : Node {
