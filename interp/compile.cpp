@@ -323,7 +323,7 @@ struct Compiler::Impl {
 
     // (if test then else), using the predicate's test function when it has one.
     Node* make_if(Node* t, Node* a, Node* b) {
-        if (auto* pn = dynamic_cast<PrimNode*>(t); pn && pn->test) return mk<IfTestNode>(pn, a, b);
+        if (t->test) return mk<IfTestNode>(t, a, b);
         return mk<IfNode>(t, a, b);
     }
 

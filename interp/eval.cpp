@@ -288,7 +288,43 @@ static Value run_or(Node* n, Frame& f) {
     }
     return NIL;
 }
-AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {}
+static bool test_and(Node* n, Frame& f) {
+    for (Node* p : static_cast<AndOrNode*>(n)->parts)
+        if (!ev_test(p, f)) return false;
+    return true;
+}
+static bool test_or(Node* n, Frame& f) {
+    for (Node* p : static_cast<AndOrNode*>(n)->parts)
+        if (ev_test(p, f)) return true;
+    return false;
+}
+static Value run_and2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) ? ev(m->b, f) : NIL;
+}
+static Value run_or2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    Value v = ev(m->a, f);
+    return truthy(v) ? v : ev(m->b, f);
+}
+static bool test_and2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) && ev_test(m->b, f);
+}
+static bool test_or2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) || ev_test(m->b, f);
+}
+AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {
+    if (parts.size() == 2) {
+        a = parts[0];
+        b = parts[1];
+        fn = is_and ? run_and2 : run_or2;
+        test = is_and ? test_and2 : test_or2;
+    } else {
+        test = is_and ? test_and : test_or;
+    }
+}
 
 // ---- calls -----------------------------------------------------------------------
 
@@ -541,7 +577,7 @@ ReturnNode::ReturnNode(ProgNode* t, Node* v, bool signal)
 static Value run_while(Node* n, Frame& f) {
     auto* m = static_cast<WhileNode*>(n);
     Interp& I = *f.I;
-    while (truthy(ev(m->test, f))) {
+    while (ev_test(m->test, f)) {
         ev(m->body, f);
         I.poll();
     }

@@ -103,6 +103,7 @@ struct SeqNode : Node {          // progn in expression position
 
 struct AndOrNode : Node {
     std::vector<Node*> parts;
+    Node *a = nullptr, *b = nullptr;   // two parts: unrolled
     AndOrNode(std::vector<Node*> p, bool is_and);
 };
 
@@ -138,7 +139,7 @@ struct CallExpr : Node {
 enum OperandKind : uint8_t { OperandAny = 0, OperandLocal = 1, OperandConst = 2 };
 
 struct PrimNode;
-using PrimTest = bool (*)(PrimNode*, Frame&);
+using PrimTest = Node::Test;
 
 struct PrimNode : Node {
     Symbol* sym;
@@ -149,8 +150,7 @@ struct PrimNode : Node {
     Value k_a = NIL, k_b = NIL;  // OperandConst
     SourcePos pos;
     Node::Fn general;            // every operand through its node
-    PrimTest test = nullptr;     // predicates: the truth value without making t or nil
-    PrimTest test_general = nullptr;
+    PrimTest test_general = nullptr;   // Node::test when every operand goes through its node
     PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p);
 };
 
@@ -163,11 +163,11 @@ struct PrimVariants {
 // kinds; false if the builtin has none.
 bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out);
 
-// (if <predicate primitive> then else) without materialising t/nil.
+// (if <node with a test> then else) without materialising t/nil.
 struct IfTestNode : Node {
-    PrimNode* test;
+    Node* cond;
     Node *then, *els;
-    IfTestNode(PrimNode* t, Node* a, Node* b);
+    IfTestNode(Node* t, Node* a, Node* b);
 };
 
 struct CaptureSource { bool from_local; int index; };
