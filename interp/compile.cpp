@@ -317,7 +317,7 @@ struct Compiler::Impl {
         an.reserve(args.size());
         for (Value a : args) an.push_back(compile(a, Ctx::Expr));
         keep(obj_value(s));
-        if (an.size() <= 3) return mk<CallGlobalN>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
+        if (an.size() <= CALL_UNROLLED) return mk<CallGlobalN>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
         return mk<CallGlobal>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
     }
 

@@ -382,6 +382,16 @@ static Value run_call_global_tail(Node* n, Frame& f) {
     return tail_call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
 }
 template <int N>
+[[gnu::always_inline]] static inline void push_args(CallGlobalN* m, Frame& f, Interp& I) {
+    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
+    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
+    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    if constexpr (N > 3) { Value v = ev(m->arg[3], f); *I.sp++ = v; }
+    if constexpr (N > 4) { Value v = ev(m->arg[4], f); *I.sp++ = v; }
+    if constexpr (N > 5) { Value v = ev(m->arg[5], f); *I.sp++ = v; }
+}
+
+template <int N>
 static Value run_call_global_n(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobalN*>(n);
     Interp& I = *f.I;
@@ -393,10 +403,25 @@ static Value run_call_global_n(Node* n, Frame& f) {
     Value* base = I.sp + 1;
     if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;
-    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
-    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
-    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    push_args<N>(m, f, I);
     if (simple_call(fn, N)) [[likely]] return enter_simple(I, as_closure(fn), base, N, &m->pos);
+    if (as_obj(fn)->type == Type::Native) {
+        Native* nat = as_native(fn);
+        if (nat->fn && N >= nat->min_args && (nat->max_args < 0 || N <= nat->max_args)) {
+            // A builtin: linked for backtraces; it polls and counts depth
+            // itself when it calls back into Lisp (through invoke).
+            ActiveCall call{I.current_call, base, &m->pos};
+            I.current_call = &call;
+            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+                I.current_call = call.prev;
+                I.stack_overflow();
+            }
+            Value v = nat->fn(I, base, N);
+            I.sp = base - 1;
+            I.current_call = call.prev;
+            return v;
+        }
+    }
     return invoke(I, base, N, &m->pos);
 }
 
@@ -414,9 +439,7 @@ static Value run_call_global_n_tail(Node* n, Frame& f) {
     if (I.sp + N + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;   // rooted while the arguments are evaluated (they may redefine the symbol)
     Value* args = I.sp;
-    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
-    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
-    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    push_args<N>(m, f, I);
     I.tail_fn = fn;
     I.tail_args = args;
     I.tail_argc = N;
@@ -428,13 +451,16 @@ static Node::Fn call_global_n_fn(size_t n, bool tail) {
     case 0: return tail ? run_call_global_n_tail<0> : run_call_global_n<0>;
     case 1: return tail ? run_call_global_n_tail<1> : run_call_global_n<1>;
     case 2: return tail ? run_call_global_n_tail<2> : run_call_global_n<2>;
-    default: return tail ? run_call_global_n_tail<3> : run_call_global_n<3>;
+    case 3: return tail ? run_call_global_n_tail<3> : run_call_global_n<3>;
+    case 4: return tail ? run_call_global_n_tail<4> : run_call_global_n<4>;
+    case 5: return tail ? run_call_global_n_tail<5> : run_call_global_n<5>;
+    default: return tail ? run_call_global_n_tail<6> : run_call_global_n<6>;
     }
 }
 
 CallGlobalN::CallGlobalN(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
     : CallGlobal(s, std::move(a), fm, p, tail) {
-    for (size_t i = 0; i < args.size() && i < 3; i++) arg[i] = args[i];
+    for (size_t i = 0; i < args.size() && i < CALL_UNROLLED; i++) arg[i] = args[i];
     fn = call_global_n_fn(args.size(), tail);
 }
 

@@ -115,10 +115,11 @@ struct CallGlobal : Node {
     CallGlobal(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
-// A call of a global function with at most three arguments (tail or not):
+// A call of a global function with at most six arguments (tail or not):
 // the argument nodes sit in the node itself and the loop is unrolled.
+constexpr size_t CALL_UNROLLED = 6;
 struct CallGlobalN : CallGlobal {
-    Node* arg[3] = {nullptr, nullptr, nullptr};
+    Node* arg[CALL_UNROLLED] = {};
     CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 

@@ -94,6 +94,7 @@ struct Gt { static bool cmp(int64_t x, int64_t y) { return x > y; } };
 struct Le { static bool cmp(int64_t x, int64_t y) { return x <= y; } };
 struct Ge { static bool cmp(int64_t x, int64_t y) { return x >= y; } };
 struct NumEq { static bool cmp(int64_t x, int64_t y) { return x == y; } };
+struct NumNe { static bool cmp(int64_t x, int64_t y) { return x != y; } };
 
 template <class Op, int KA, int KB>
 Value arith(Node* n, Frame& f) {
@@ -250,7 +251,7 @@ template <class Op> struct PredF {
 #define PRED(Op) GRID2(PredF<Op>::template f), GRID2(PredF<Op>::template t)
 
 const Grid g_add = {ARITH(Add)}, g_sub = {ARITH(Sub)}, g_mul = {ARITH(Mul)};
-const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)};
+const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)}, g_numne = {CMP(NumNe)};
 const Grid g_eq = {GRID2(eq), GRID2(eq_t)};
 const Grid g_cons = {GRID2(cons), NOTEST};
 const Grid g_aref = {GRID2(aref_run), NOTEST};
@@ -268,7 +269,7 @@ const Entry entries[] = {
     {"plus", 2, &g_add},      {"-", 2, &g_sub},         {"difference", 2, &g_sub}, {"*", 2, &g_mul},
     {"times", 2, &g_mul},     {"<", 2, &g_lt},          {"lessp", 2, &g_lt},    {">", 2, &g_gt},
     {"greaterp", 2, &g_gt},   {"<=", 2, &g_le},         {">=", 2, &g_ge},       {"=", 2, &g_numeq},
-    {"aref", 2, &g_aref},     {"vref", 2, &g_aref},     {"eql", 2, &g_eql},
+    {"/=", 2, &g_numne},      {"aref", 2, &g_aref},     {"vref", 2, &g_aref},     {"eql", 2, &g_eql},
 };
 
 } // namespace
