@@ -36,10 +36,7 @@ BENCHMARKS = [
     ("bignum", "338490", None, "5000! and its digit sum by division by 10, x 5"),
     ("print", "81894060", ["lipq", "sbcl", "guile"],
      "print-circle a shared/cyclic structure and read it back, x 18"),
-    # Placeholder: enabled only once bench/tait.* (or a tait.* program under
-    # bench/lipq or bench/peers/*) exists; the expected line comes from
-    # bench/tait.expected when that file exists, else the output is unchecked.
-    ("tait", None, None, "Tait's problem (added later; skipped while bench/tait.* is missing)"),
+    ("tait", "480", None, "Tait's problem: the paper's DFS with the D' bound, n = 9 (32 solutions), x 15"),
 ]
 
 # Implementations: name -> dict(src dir, ext, apt package, probe command).
@@ -138,14 +135,7 @@ def source_of(impl, bench):
     """The program file, or None when there is none."""
     d = IMPLS[impl]
     f = os.path.join(d["dir"], bench + d["ext"])
-    if os.path.exists(f):
-        return f
-    # a program may also sit directly in bench/ (e.g. bench/tait.lisp, which
-    # is lipq's: the Common Lisp peers only read bench/peers/cl/)
-    f = os.path.join(BENCH, bench + d["ext"])
-    if os.path.exists(f) and impl not in ("sbcl", "clisp", "ecl"):
-        return f
-    return None
+    return f if os.path.exists(f) else None
 
 
 def build(impl, bench, src, lipq_cmd):
@@ -323,12 +313,6 @@ def print_table(results, impls, metric, markdown):
 
 # ---------------------------------------------------------------- main
 
-def tait_present():
-    pats = [os.path.join(BENCH, "tait.*"), os.path.join(BENCH, "lipq", "tait.*"),
-            os.path.join(PEERS_DIR, "*", "tait.*")]
-    return any(glob.glob(p) for p in pats)
-
-
 def main():
     names = [b[0] for b in BENCHMARKS]
     ap = argparse.ArgumentParser(
@@ -374,10 +358,6 @@ def main():
         if b not in names:
             ap.error(f"unknown benchmark {b!r}; known: {', '.join(names)}")
     benches = [b for b in BENCHMARKS if (not args.bench or b[0] in args.bench)]
-    if not tait_present():
-        if "tait" in args.bench:
-            log("! tait: no bench/tait.* files yet; skipped")
-        benches = [b for b in benches if b[0] != "tait"]
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     for p in peers:
@@ -411,9 +391,6 @@ def main():
     raw = {}
     t_start = time.time()
     for name, expected, only, desc in benches:
-        if name == "tait":
-            ef = os.path.join(BENCH, "tait.expected")
-            expected = open(ef).read().strip() if os.path.exists(ef) else None
         launches = STARTUP_LAUNCHES if name == "startup" else 1
         taking = [i for i in impls if only is None or i in only]
         cmds, per = {}, {}

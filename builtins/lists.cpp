@@ -132,11 +132,33 @@ bool eql(Value a, Value b) {
 
 // Structural equality, iterative (deep lists do not overflow the C++ stack).
 // Like Common Lisp's, it does not terminate on circular structure.
+namespace {
+// The pending pairs of equal_values: a small buffer on the C++ stack, spilling
+// to the heap only for wide or deep structure (no malloc for the common case).
+struct EqualWork {
+    std::pair<Value, Value> small[32];
+    std::vector<std::pair<Value, Value>> big;
+    size_t n = 0;
+    bool empty() const { return n == 0 && big.empty(); }
+    void push_back(std::pair<Value, Value> p) {
+        if (n < 32) small[n++] = p;
+        else big.push_back(p);
+    }
+    std::pair<Value, Value> pop() {
+        if (!big.empty()) { auto p = big.back(); big.pop_back(); return p; }
+        return small[--n];
+    }
+};
+} // namespace
+
 bool equal_values(Value a, Value b) {
-    std::vector<std::pair<Value, Value>> work{{a, b}};
+    if (a == b) return true;
+    // Fixnums, nil and immediates are equal only when identical.
+    if (!is_heap(a) || !is_heap(b)) return false;
+    EqualWork work;
+    work.push_back({a, b});
     while (!work.empty()) {
-        auto [x, y] = work.back();
-        work.pop_back();
+        auto [x, y] = work.pop();
         for (;;) {
             if (x == y) break;
             if (is_pair(x) && is_pair(y)) {

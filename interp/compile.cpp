@@ -317,13 +317,13 @@ struct Compiler::Impl {
         an.reserve(args.size());
         for (Value a : args) an.push_back(compile(a, Ctx::Expr));
         keep(obj_value(s));
-        if (ctx != Ctx::Tail && an.size() <= 3) return mk<CallGlobalN>(s, std::move(an), keep(cdr(x)), pos_of(x));
+        if (an.size() <= CALL_UNROLLED) return mk<CallGlobalN>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
         return mk<CallGlobal>(s, std::move(an), keep(cdr(x)), pos_of(x), ctx == Ctx::Tail);
     }
 
     // (if test then else), using the predicate's test function when it has one.
     Node* make_if(Node* t, Node* a, Node* b) {
-        if (auto* pn = dynamic_cast<PrimNode*>(t); pn && pn->test) return mk<IfTestNode>(pn, a, b);
+        if (t->test) return mk<IfTestNode>(t, a, b);
         return mk<IfNode>(t, a, b);
     }
 

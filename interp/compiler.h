@@ -37,12 +37,17 @@ struct Frame {
 
 struct Node {
     using Fn = Value (*)(Node*, Frame&);
+    using Test = bool (*)(Node*, Frame&);
     Fn fn;
+    // Optional: the node's truth value without making t or nil (predicates,
+    // not, and, or). Tests (if, while, and, or, not) use it when present.
+    Test test = nullptr;
     explicit Node(Fn f) : fn(f) {}
     virtual ~Node() = default;
 };
 
 inline Value ev(Node* n, Frame& f) { return n->fn(n, f); }
+inline bool ev_test(Node* n, Frame& f) { return n->test ? n->test(n, f) : truthy(n->fn(n, f)); }
 
 // A compiled lambda: everything a closure of it shares.
 struct Proto : Obj {

@@ -43,15 +43,10 @@ void bind_complex(Interp& I, Proto* p, Closure* c, Value* base, int nargs) {
 
 } // namespace
 
-Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
-    ActiveCall call{I.current_call, base, site};
-    I.current_call = &call;
-    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
-        --I.depth;
-        I.current_call = call.prev;
-        I.stack_overflow();
-    }
-    I.poll();
+// Run the function at base[-1] on base[0..nargs), and every tail call it
+// makes, in this frame. The caller has linked the ActiveCall and counted the
+// depth; on return I.sp is somewhere above base (the caller resets it).
+[[gnu::noinline]] static Value run_frame(Interp& I, Value* base, int nargs) {
     Value fn = base[-1];
     for (;;) {
         if (is_closure(fn)) [[likely]] {
@@ -74,12 +69,7 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
             }
             Frame fr{base, c, &I};
             Value v = ev(p->body, fr);
-            if (v != TAILCALL) [[likely]] {
-                I.sp = base - 1;
-                I.depth--;
-                I.current_call = call.prev;
-                return v;
-            }
+            if (v != TAILCALL) [[likely]] return v;
             fn = I.tail_fn;
             nargs = I.tail_argc;
             base[-1] = fn;
@@ -91,11 +81,7 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
         if (is_native(fn)) {
             Native* n = as_native(fn);
             if (nargs < n->min_args || (n->max_args >= 0 && nargs > n->max_args)) I.arity_error(fn, nargs);
-            Value v = n->fn ? n->fn(I, base, nargs) : n->lambda(I, base, nargs);
-            I.sp = base - 1;
-            I.depth--;
-            I.current_call = call.prev;
-            return v;
+            return n->fn ? n->fn(I, base, nargs) : n->lambda(I, base, nargs);
         }
         // A symbol names its global function (LISP 1.6: (mapcar 'car l)).
         if (is_obj(fn) && as_obj(fn)->type == Type::Symbol && is_function(as_symbol(fn)->value)) {
@@ -103,10 +89,79 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
             base[-1] = fn;
             continue;
         }
-        I.current_call = call.prev;
+        I.current_call = I.current_call->prev;
         I.depth--;
         not_a_function(I, fn);
     }
+}
+
+// The fast path of a call: fn is a closure of a "simple" proto (required
+// parameters only, none boxed, not a DF) taking exactly nargs arguments.
+static inline bool simple_call(Value fn, int nargs) {
+    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure) return false;
+    Proto* p = as_closure(fn)->proto;
+    return p->simple && p->nreq == nargs;
+}
+
+// Enter a simple closure: link the call, run the body, and loop in the same
+// frame while it ends in a tail call of another simple closure (anything else
+// goes to run_frame). Inlined into the call nodes.
+[[gnu::always_inline]] static inline Value enter_simple(Interp& I, Closure* c, Value* base, int nargs,
+                                                         const SourcePos* site) {
+    ActiveCall call{I.current_call, base, site};
+    I.current_call = &call;
+    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+        --I.depth;
+        I.current_call = call.prev;
+        I.stack_overflow();
+    }
+    I.poll();
+    Proto* p = c->proto;
+    Value v;
+    for (;;) {
+        Value* end = base + p->frame_size;
+        if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
+        for (Value* s = base + nargs; s < end; ++s) *s = NIL;
+        I.sp = end;
+        Frame fr{base, c, &I};
+        v = ev(p->body, fr);
+        if (v != TAILCALL) [[likely]] break;
+        Value fn = I.tail_fn;
+        nargs = I.tail_argc;
+        base[-1] = fn;
+        const Value* from = I.tail_args;   // at or above base: a forward copy is safe
+        for (int i = 0; i < nargs; i++) base[i] = from[i];
+        I.sp = base + nargs;
+        I.poll();
+        if (!simple_call(fn, nargs)) [[unlikely]] {
+            v = run_frame(I, base, nargs);
+            break;
+        }
+        c = as_closure(fn);
+        p = c->proto;
+    }
+    I.sp = base - 1;
+    I.depth--;
+    I.current_call = call.prev;
+    return v;
+}
+
+Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
+    Value fn = base[-1];
+    if (simple_call(fn, nargs)) return enter_simple(I, as_closure(fn), base, nargs, site);
+    ActiveCall call{I.current_call, base, site};
+    I.current_call = &call;
+    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+        --I.depth;
+        I.current_call = call.prev;
+        I.stack_overflow();
+    }
+    I.poll();
+    Value v = run_frame(I, base, nargs);
+    I.sp = base - 1;
+    I.depth--;
+    I.current_call = call.prev;
+    return v;
 }
 
 // ---- constants and variables --------------------------------------------------------
@@ -233,7 +288,43 @@ static Value run_or(Node* n, Frame& f) {
     }
     return NIL;
 }
-AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {}
+static bool test_and(Node* n, Frame& f) {
+    for (Node* p : static_cast<AndOrNode*>(n)->parts)
+        if (!ev_test(p, f)) return false;
+    return true;
+}
+static bool test_or(Node* n, Frame& f) {
+    for (Node* p : static_cast<AndOrNode*>(n)->parts)
+        if (ev_test(p, f)) return true;
+    return false;
+}
+static Value run_and2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) ? ev(m->b, f) : NIL;
+}
+static Value run_or2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    Value v = ev(m->a, f);
+    return truthy(v) ? v : ev(m->b, f);
+}
+static bool test_and2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) && ev_test(m->b, f);
+}
+static bool test_or2(Node* n, Frame& f) {
+    auto* m = static_cast<AndOrNode*>(n);
+    return ev_test(m->a, f) || ev_test(m->b, f);
+}
+AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {
+    if (parts.size() == 2) {
+        a = parts[0];
+        b = parts[1];
+        fn = is_and ? run_and2 : run_or2;
+        test = is_and ? test_and2 : test_or2;
+    } else {
+        test = is_and ? test_and : test_or;
+    }
+}
 
 // ---- calls -----------------------------------------------------------------------
 
@@ -263,7 +354,8 @@ inline Value tail_call_with(Interp& I, Frame& f, Value fn, const std::vector<Nod
                             const SourcePos* site) {
     if (!is_closure(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) return call_with(I, f, fn, args, forms, site);
     size_t n = args.size();
-    if (I.sp + n + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
+    if (I.sp + n + 2 > I.stack_hi) [[unlikely]] I.stack_overflow();
+    *I.sp++ = fn;   // rooted while the arguments are evaluated
     Value* base = I.sp;
     for (Node* a : args) {
         Value v = ev(a, f);
@@ -290,36 +382,86 @@ static Value run_call_global_tail(Node* n, Frame& f) {
     return tail_call_with(*f.I, f, m->sym->value, m->args, m->forms, &m->pos);
 }
 template <int N>
+[[gnu::always_inline]] static inline void push_args(CallGlobalN* m, Frame& f, Interp& I) {
+    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
+    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
+    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    if constexpr (N > 3) { Value v = ev(m->arg[3], f); *I.sp++ = v; }
+    if constexpr (N > 4) { Value v = ev(m->arg[4], f); *I.sp++ = v; }
+    if constexpr (N > 5) { Value v = ev(m->arg[5], f); *I.sp++ = v; }
+}
+
+template <int N>
 static Value run_call_global_n(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobalN*>(n);
     Interp& I = *f.I;
     Value fn = m->sym->value;
-    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR) || fn == UNBOUND) [[unlikely]] {
+    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
         if (fn == UNBOUND) undefined_function(I, m->sym);
         return call_with(I, f, fn, m->args, m->forms, &m->pos);
     }
     Value* base = I.sp + 1;
     if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;
-    if constexpr (N > 0) { Value v = ev(m->arg[0], f); *I.sp++ = v; }
-    if constexpr (N > 1) { Value v = ev(m->arg[1], f); *I.sp++ = v; }
-    if constexpr (N > 2) { Value v = ev(m->arg[2], f); *I.sp++ = v; }
+    push_args<N>(m, f, I);
+    if (simple_call(fn, N)) [[likely]] return enter_simple(I, as_closure(fn), base, N, &m->pos);
+    if (as_obj(fn)->type == Type::Native) {
+        Native* nat = as_native(fn);
+        if (nat->fn && N >= nat->min_args && (nat->max_args < 0 || N <= nat->max_args)) {
+            // A builtin: linked for backtraces; it polls and counts depth
+            // itself when it calls back into Lisp (through invoke).
+            ActiveCall call{I.current_call, base, &m->pos};
+            I.current_call = &call;
+            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+                I.current_call = call.prev;
+                I.stack_overflow();
+            }
+            Value v = nat->fn(I, base, N);
+            I.sp = base - 1;
+            I.current_call = call.prev;
+            return v;
+        }
+    }
     return invoke(I, base, N, &m->pos);
 }
 
-static Node::Fn call_global_n_fn(size_t n) {
+// The same in tail position: the arguments go above the frame and the
+// enclosing call loop (enter_simple, run_frame) moves them down.
+template <int N>
+static Value run_call_global_n_tail(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobalN*>(n);
+    Interp& I = *f.I;
+    Value fn = m->sym->value;
+    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
+        if (fn == UNBOUND) undefined_function(I, m->sym);
+        return call_with(I, f, fn, m->args, m->forms, &m->pos);
+    }
+    if (I.sp + N + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
+    *I.sp++ = fn;   // rooted while the arguments are evaluated (they may redefine the symbol)
+    Value* args = I.sp;
+    push_args<N>(m, f, I);
+    I.tail_fn = fn;
+    I.tail_args = args;
+    I.tail_argc = N;
+    return TAILCALL;
+}
+
+static Node::Fn call_global_n_fn(size_t n, bool tail) {
     switch (n) {
-    case 0: return run_call_global_n<0>;
-    case 1: return run_call_global_n<1>;
-    case 2: return run_call_global_n<2>;
-    default: return run_call_global_n<3>;
+    case 0: return tail ? run_call_global_n_tail<0> : run_call_global_n<0>;
+    case 1: return tail ? run_call_global_n_tail<1> : run_call_global_n<1>;
+    case 2: return tail ? run_call_global_n_tail<2> : run_call_global_n<2>;
+    case 3: return tail ? run_call_global_n_tail<3> : run_call_global_n<3>;
+    case 4: return tail ? run_call_global_n_tail<4> : run_call_global_n<4>;
+    case 5: return tail ? run_call_global_n_tail<5> : run_call_global_n<5>;
+    default: return tail ? run_call_global_n_tail<6> : run_call_global_n<6>;
     }
 }
 
-CallGlobalN::CallGlobalN(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p)
-    : CallGlobal(s, std::move(a), fm, p, false) {
-    for (size_t i = 0; i < args.size() && i < 3; i++) arg[i] = args[i];
-    fn = call_global_n_fn(args.size());
+CallGlobalN::CallGlobalN(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
+    : CallGlobal(s, std::move(a), fm, p, tail) {
+    for (size_t i = 0; i < args.size() && i < CALL_UNROLLED; i++) arg[i] = args[i];
+    fn = call_global_n_fn(args.size(), tail);
 }
 
 CallGlobal::CallGlobal(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
@@ -461,7 +603,7 @@ ReturnNode::ReturnNode(ProgNode* t, Node* v, bool signal)
 static Value run_while(Node* n, Frame& f) {
     auto* m = static_cast<WhileNode*>(n);
     Interp& I = *f.I;
-    while (truthy(ev(m->test, f))) {
+    while (ev_test(m->test, f)) {
         ev(m->body, f);
         I.poll();
     }

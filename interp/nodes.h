@@ -103,6 +103,7 @@ struct SeqNode : Node {          // progn in expression position
 
 struct AndOrNode : Node {
     std::vector<Node*> parts;
+    Node *a = nullptr, *b = nullptr;   // two parts: unrolled
     AndOrNode(std::vector<Node*> p, bool is_and);
 };
 
@@ -114,11 +115,12 @@ struct CallGlobal : Node {
     CallGlobal(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
-// A non-tail call of a global function with at most three arguments: the
-// argument nodes sit in the node itself and the loop is unrolled.
+// A call of a global function with at most six arguments (tail or not):
+// the argument nodes sit in the node itself and the loop is unrolled.
+constexpr size_t CALL_UNROLLED = 6;
 struct CallGlobalN : CallGlobal {
-    Node* arg[3] = {nullptr, nullptr, nullptr};
-    CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p);
+    Node* arg[CALL_UNROLLED] = {};
+    CallGlobalN(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
 struct CallExpr : Node {
@@ -138,7 +140,7 @@ struct CallExpr : Node {
 enum OperandKind : uint8_t { OperandAny = 0, OperandLocal = 1, OperandConst = 2 };
 
 struct PrimNode;
-using PrimTest = bool (*)(PrimNode*, Frame&);
+using PrimTest = Node::Test;
 
 struct PrimNode : Node {
     Symbol* sym;
@@ -149,8 +151,7 @@ struct PrimNode : Node {
     Value k_a = NIL, k_b = NIL;  // OperandConst
     SourcePos pos;
     Node::Fn general;            // every operand through its node
-    PrimTest test = nullptr;     // predicates: the truth value without making t or nil
-    PrimTest test_general = nullptr;
+    PrimTest test_general = nullptr;   // Node::test when every operand goes through its node
     PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p);
 };
 
@@ -163,11 +164,11 @@ struct PrimVariants {
 // kinds; false if the builtin has none.
 bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out);
 
-// (if <predicate primitive> then else) without materialising t/nil.
+// (if <node with a test> then else) without materialising t/nil.
 struct IfTestNode : Node {
-    PrimNode* test;
+    Node* cond;
     Node *then, *els;
-    IfTestNode(PrimNode* t, Node* a, Node* b);
+    IfTestNode(Node* t, Node* a, Node* b);
 };
 
 struct CaptureSource { bool from_local; int index; };

@@ -14,6 +14,7 @@
 #include "nodes.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace lipq {
 
@@ -22,9 +23,9 @@ PrimNode::PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p
 
 static Value run_if_test(Node* n, Frame& f) {
     auto* m = static_cast<IfTestNode*>(n);
-    return m->test->test(m->test, f) ? ev(m->then, f) : ev(m->els, f);
+    return m->cond->test(m->cond, f) ? ev(m->then, f) : ev(m->els, f);
 }
-IfTestNode::IfTestNode(PrimNode* t, Node* a, Node* b) : Node(run_if_test), test(t), then(a), els(b) {}
+IfTestNode::IfTestNode(Node* t, Node* a, Node* b) : Node(run_if_test), cond(t), then(a), els(b) {}
 
 namespace {
 
@@ -93,6 +94,7 @@ struct Gt { static bool cmp(int64_t x, int64_t y) { return x > y; } };
 struct Le { static bool cmp(int64_t x, int64_t y) { return x <= y; } };
 struct Ge { static bool cmp(int64_t x, int64_t y) { return x >= y; } };
 struct NumEq { static bool cmp(int64_t x, int64_t y) { return x == y; } };
+struct NumNe { static bool cmp(int64_t x, int64_t y) { return x != y; } };
 
 template <class Op, int KA, int KB>
 Value arith(Node* n, Frame& f) {
@@ -126,6 +128,8 @@ bool eq_test(PrimNode* m, Frame& f) {
     if (still_builtin(m)) [[likely]] return x == y;
     return truthy(prim_slow(m, f, x, y, 2));
 }
+template <int KA, int KB>
+bool eq_t(Node* m, Frame& f) { return eq_test<KA, KB>(static_cast<PrimNode*>(m), f); }
 template <int KA, int KB>
 Value eq(Node* n, Frame& f) {
     auto* m = static_cast<PrimNode*>(n);
@@ -169,6 +173,8 @@ bool eql_test(PrimNode* m, Frame& f) {
     return truthy(prim_slow(m, f, x, y, 2));
 }
 template <int KA, int KB>
+bool eql_t(Node* m, Frame& f) { return eql_test<KA, KB>(static_cast<PrimNode*>(m), f); }
+template <int KA, int KB>
 Value eql_run(Node* n, Frame& f) {
     auto* m = static_cast<PrimNode*>(n);
     return eql_test<KA, KB>(m, f) ? f.I->sym.t : NIL;
@@ -200,6 +206,10 @@ struct Zerop { static int test(Value x) { return is_fixnum(x) ? x == make_fixnum
 
 template <class Op, int KA>
 bool pred_test(PrimNode* m, Frame& f) {
+    if constexpr (std::is_same_v<Op, Null> && KA == OperandAny) {
+        // (not x) / (null x) on a node with a test of its own: no t or nil made.
+        if (m->a->test && still_builtin(m)) [[likely]] return !m->a->test(m->a, f);
+    }
     Value x = operand<KA>(m->a, m->slot_a, m->k_a, f);
     if (still_builtin(m)) [[likely]] {
         int r = Op::test(x);
@@ -227,12 +237,12 @@ struct Grid {
 template <class Op> struct ArithF { template <int A, int B> static Value f(Node* n, Frame& fr) { return arith<Op, A, B>(n, fr); } };
 template <class Op> struct CmpF {
     template <int A, int B> static Value f(Node* n, Frame& fr) { return compare<Op, A, B>(n, fr); }
-    template <int A, int B> static bool t(PrimNode* m, Frame& fr) { return compare_test<Op, A, B>(m, fr); }
+    template <int A, int B> static bool t(Node* m, Frame& fr) { return compare_test<Op, A, B>(static_cast<PrimNode*>(m), fr); }
 };
 template <class Op> struct UnF { template <int A, int B> static Value f(Node* n, Frame& fr) { return unary<Op, A>(n, fr); } };
 template <class Op> struct PredF {
     template <int A, int B> static Value f(Node* n, Frame& fr) { return pred<Op, A>(n, fr); }
-    template <int A, int B> static bool t(PrimNode* m, Frame& fr) { return pred_test<Op, A>(m, fr); }
+    template <int A, int B> static bool t(Node* m, Frame& fr) { return pred_test<Op, A>(static_cast<PrimNode*>(m), fr); }
 };
 
 #define ARITH(Op) GRID2(ArithF<Op>::template f), NOTEST
@@ -241,11 +251,11 @@ template <class Op> struct PredF {
 #define PRED(Op) GRID2(PredF<Op>::template f), GRID2(PredF<Op>::template t)
 
 const Grid g_add = {ARITH(Add)}, g_sub = {ARITH(Sub)}, g_mul = {ARITH(Mul)};
-const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)};
-const Grid g_eq = {GRID2(eq), GRID2(eq_test)};
+const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)}, g_numne = {CMP(NumNe)};
+const Grid g_eq = {GRID2(eq), GRID2(eq_t)};
 const Grid g_cons = {GRID2(cons), NOTEST};
 const Grid g_aref = {GRID2(aref_run), NOTEST};
-const Grid g_eql = {GRID2(eql_run), GRID2(eql_test)};
+const Grid g_eql = {GRID2(eql_run), GRID2(eql_t)};
 const Grid g_car = {UN(Car)}, g_cdr = {UN(Cdr)}, g_cadr = {UN(Cadr)}, g_cddr = {UN(Cddr)};
 const Grid g_add1 = {UN(Add1)}, g_sub1 = {UN(Sub1)};
 const Grid g_null = {PRED(Null)}, g_consp = {PRED(Consp)}, g_atom = {PRED(Atom)}, g_zerop = {PRED(Zerop)};
@@ -259,7 +269,7 @@ const Entry entries[] = {
     {"plus", 2, &g_add},      {"-", 2, &g_sub},         {"difference", 2, &g_sub}, {"*", 2, &g_mul},
     {"times", 2, &g_mul},     {"<", 2, &g_lt},          {"lessp", 2, &g_lt},    {">", 2, &g_gt},
     {"greaterp", 2, &g_gt},   {"<=", 2, &g_le},         {">=", 2, &g_ge},       {"=", 2, &g_numeq},
-    {"aref", 2, &g_aref},     {"vref", 2, &g_aref},     {"eql", 2, &g_eql},
+    {"/=", 2, &g_numne},      {"aref", 2, &g_aref},     {"vref", 2, &g_aref},     {"eql", 2, &g_eql},
 };
 
 } // namespace
