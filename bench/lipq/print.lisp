@@ -76,7 +76,7 @@
 
 (defun main ()
   (let ((w (make-structure)) (total 0))
-    (dotimes (i 18)
+    (dotimes (i 54)
       (let* ((str (prin1-to-string w))
              (w2 (read-from-string str)))
         (setq total (+ total (check w2)))))

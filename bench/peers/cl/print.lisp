@@ -56,7 +56,7 @@
 
 (defun main ()
   (let ((w (make-structure)) (total 0))
-    (dotimes (i 18)
+    (dotimes (i 54)
       (let* ((str (let ((*print-circle* t) (*print-pretty* nil))
                     (prin1-to-string w)))
              (w2 (read-from-string str)))

@@ -65,7 +65,7 @@
 (define (main)
   (let ((w (make-structure)))
     (let loop ((i 0) (total 0))
-      (if (< i 18)
+      (if (< i 54)
           (let* ((str (call-with-output-string
                        (lambda (port) (write-with-shared-structure w port))))
                  (w2 (call-with-input-string str read-with-shared-structure)))
