@@ -961,6 +961,7 @@ struct Compiler::Impl {
         ctx.scope.clear();
         p->frame_size = ctx.max_slots;
         p->simple = !p->fexpr && !p->rest && p->nopt == 0 && p->boxed_params.empty();
+        p->simple_nargs = p->simple ? p->nreq : -1;
     }
     Var* declare_param(Value sym, int slot, std::vector<Value>& special_params) {
         if (is_special(sym)) {

@@ -65,26 +65,29 @@ inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
 inline bool still_builtin(PrimNode* m) { return m->sym->value == m->expect; }
 
 // ---- binary operations --------------------------------------------------------------
+// Fixnums are computed on their tagged words (2n+1): x+y-1, x-y+1 and <, =
+// ... on the words directly. The tagged word is the whole 64-bit range, so
+// overflow of the word is exactly "the result is not a fixnum".
 struct Add {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_add_overflow(x, y, &s) || !fits_fixnum(s)) return false;
-        *r = make_fixnum(s);
+        if (__builtin_add_overflow(int64_t(x.raw), int64_t(y.raw - 1), &s)) return false;
+        *r = Value(uint64_t(s));
         return true;
     }
 };
 struct Sub {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_sub_overflow(x, y, &s) || !fits_fixnum(s)) return false;
-        *r = make_fixnum(s);
+        if (__builtin_sub_overflow(int64_t(x.raw), int64_t(y.raw - 1), &s)) return false;
+        *r = Value(uint64_t(s));
         return true;
     }
 };
 struct Mul {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_mul_overflow(x, y, &s) || !fits_fixnum(s)) return false;
+        if (__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &s) || !fits_fixnum(s)) return false;
         *r = make_fixnum(s);
         return true;
     }
@@ -96,14 +99,22 @@ struct Ge { static bool cmp(int64_t x, int64_t y) { return x >= y; } };
 struct NumEq { static bool cmp(int64_t x, int64_t y) { return x == y; } };
 struct NumNe { static bool cmp(int64_t x, int64_t y) { return x != y; } };
 
+// Both operands fixnums? A constant operand is one already (the compiler
+// only makes fixnum constants OperandConst).
+template <int KA, int KB>
+inline bool both_fixnums(Value x, Value y) {
+    if constexpr (KA == OperandConst) return is_fixnum(y);
+    else if constexpr (KB == OperandConst) return is_fixnum(x);
+    else return (x.raw & y.raw) & 1;
+}
+
 template <class Op, int KA, int KB>
 Value arith(Node* n, Frame& f) {
     auto* m = static_cast<PrimNode*>(n);
     Value x, y;
     operands<KA, KB>(m, f, x, y);
     Value r;
-    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y) && Op::fix(fixnum_value(x), fixnum_value(y), &r))
-        [[likely]] return r;
+    if (still_builtin(m) && both_fixnums<KA, KB>(x, y) && Op::fix(x, y, &r)) [[likely]] return r;
     return prim_slow(m, f, x, y, 2);
 }
 
@@ -111,8 +122,8 @@ template <class Op, int KA, int KB>
 bool compare_test(PrimNode* m, Frame& f) {
     Value x, y;
     operands<KA, KB>(m, f, x, y);
-    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y)) [[likely]]
-        return Op::cmp(fixnum_value(x), fixnum_value(y));
+    if (still_builtin(m) && both_fixnums<KA, KB>(x, y)) [[likely]]
+        return Op::cmp(int64_t(x.raw), int64_t(y.raw));   // the tagging keeps the order
     return truthy(prim_slow(m, f, x, y, 2));
 }
 template <class Op, int KA, int KB>
@@ -186,8 +197,22 @@ struct Car { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = car(x)
 struct Cdr { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = cdr(x); return true; } if (is_nil(x)) { *r = NIL; return true; } return false; } };
 struct Cadr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = car(cdr(x)); return true; } return false; } };
 struct Cddr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = cdr(cdr(x)); return true; } return false; } };
-struct Add1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) < FIXNUM_MAX) { *r = make_fixnum(fixnum_value(x) + 1); return true; } return false; } };
-struct Sub1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) > FIXNUM_MIN) { *r = make_fixnum(fixnum_value(x) - 1); return true; } return false; } };
+struct Add1 {
+    static bool fast(Value x, Value* r) {
+        int64_t s;
+        if (!is_fixnum(x) || __builtin_add_overflow(int64_t(x.raw), int64_t(2), &s)) return false;
+        *r = Value(uint64_t(s));
+        return true;
+    }
+};
+struct Sub1 {
+    static bool fast(Value x, Value* r) {
+        int64_t s;
+        if (!is_fixnum(x) || __builtin_sub_overflow(int64_t(x.raw), int64_t(2), &s)) return false;
+        *r = Value(uint64_t(s));
+        return true;
+    }
+};
 
 template <class Op, int KA>
 Value unary(Node* n, Frame& f) {
