@@ -421,28 +421,16 @@ template <int N>
     if constexpr (N > 5) { Value v = ev(m->arg[5], f); *I.sp++ = v; }
 }
 
+// Everything but a simple closure, out of line so that the fast path of the
+// call nodes below saves fewer registers.
 template <int N>
-static Value run_call_global_n(Node* n, Frame& f) {
-    auto* m = static_cast<CallGlobalN*>(n);
+[[gnu::noinline]] static Value call_global_other(CallGlobalN* m, Frame& f, Value fn) {
     Interp& I = *f.I;
-    Value fn = m->sym->value;
-    Value* base = I.sp + 1;
-    if (is_obj(fn) && as_obj(fn)->type == Type::Closure) [[likely]] {
-        Proto* p = as_closure(fn)->proto;
-        if (p->simple_nargs == N) [[likely]] {
-            // One check covers the function, the arguments and the callee's
-            // frame (frame_size >= N); fn stays rooted in base[-1] while the
-            // arguments are evaluated (they may redefine the symbol).
-            if (base + p->frame_size > I.stack_hi) [[unlikely]] I.stack_overflow();
-            *I.sp++ = fn;
-            push_args<N>(m, f, I);
-            return enter_simple<true>(I, as_closure(fn), base, N, &m->pos);
-        }
-        if (as_obj(fn)->flags & CLOSURE_FEXPR) [[unlikely]] return call_with(I, f, fn, m->args, m->forms, &m->pos);
-    } else if (!is_obj(fn)) [[unlikely]] {
+    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) {
         if (fn == UNBOUND) undefined_function(I, m->sym);
         return call_with(I, f, fn, m->args, m->forms, &m->pos);
     }
+    Value* base = I.sp + 1;
     if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;
     push_args<N>(m, f, I);
@@ -466,6 +454,52 @@ static Value run_call_global_n(Node* n, Frame& f) {
     return invoke(I, base, N, &m->pos);
 }
 
+template <int N>
+static Value run_call_global_n(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobalN*>(n);
+    Interp& I = *f.I;
+    Value fn = m->sym->value;
+    if (!is_obj(fn)) [[unlikely]] return call_global_other<N>(m, f, fn);
+    if (as_obj(fn)->type != Type::Closure) {
+        Native* nat = as_native(fn);
+        if (as_obj(fn)->type == Type::Native && nat->fn && N >= nat->min_args &&
+            (nat->max_args < 0 || N <= nat->max_args)) {
+            // A builtin: linked for backtraces; it polls and counts depth
+            // itself when it calls back into Lisp (through invoke).
+            Value* base = I.sp + 1;
+            if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
+            *I.sp++ = fn;
+            push_args<N>(m, f, I);
+            ActiveCall call{I.current_call, base, &m->pos};
+            I.current_call = &call;
+            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+                I.current_call = call.prev;
+                I.stack_overflow();
+            }
+            Value v = nat->fn(I, base, N);
+            I.sp = base - 1;
+            I.current_call = call.prev;
+            return v;
+        }
+        return call_global_other<N>(m, f, fn);
+    }
+    Proto* p = as_closure(fn)->proto;
+    if (p->simple_nargs != N) [[unlikely]] return call_global_other<N>(m, f, fn);
+    // One check covers the function, the arguments and the callee's frame
+    // (frame_size >= N); fn stays rooted in base[-1] while the arguments
+    // are evaluated (they may redefine the symbol).
+    Value* base = I.sp + 1;
+    if (base + p->frame_size > I.stack_hi) [[unlikely]] I.stack_overflow();
+    *I.sp++ = fn;
+    push_args<N>(m, f, I);
+    return enter_simple<true>(I, as_closure(fn), base, N, &m->pos);
+}
+
+[[gnu::noinline]] static Value tail_call_other(CallGlobalN* m, Frame& f, Value fn) {
+    if (fn == UNBOUND) undefined_function(*f.I, m->sym);
+    return call_with(*f.I, f, fn, m->args, m->forms, &m->pos);
+}
+
 // The same in tail position: the arguments go above the frame and the
 // enclosing call loop (enter_simple, run_frame) moves them down.
 template <int N>
@@ -473,10 +507,8 @@ static Value run_call_global_n_tail(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobalN*>(n);
     Interp& I = *f.I;
     Value fn = m->sym->value;
-    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
-        if (fn == UNBOUND) undefined_function(I, m->sym);
-        return call_with(I, f, fn, m->args, m->forms, &m->pos);
-    }
+    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]]
+        return tail_call_other(m, f, fn);
     if (I.sp + N + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;   // rooted while the arguments are evaluated (they may redefine the symbol)
     Value* args = I.sp;
