@@ -48,7 +48,7 @@ inline Value operand(Node* n, int slot, Value k, Frame& f) {
 
 // Both operands, left to right. Only (Any, Any) evaluates code after holding
 // a value, so only it parks the first operand on the value stack (the second
-// operand's evaluation may collect).
+// operand's evaluation may collect). (Local, Any) reads the local last.
 template <int KA, int KB>
 inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
     if constexpr (KA == OperandAny && KB == OperandAny) {
@@ -56,6 +56,11 @@ inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
         *I.sp++ = ev(m->a, f);
         y = ev(m->b, f);
         x = *--I.sp;
+    } else if constexpr (KA == OperandLocal && KB == OperandAny) {
+        // The local is never assigned (see select_prim): reading it last is
+        // the same, and it stays rooted in its slot meanwhile.
+        y = ev(m->b, f);
+        x = f.slots[m->slot_a];
     } else {
         x = operand<KA>(m->a, m->slot_a, m->k_a, f);
         y = operand<KB>(m->b, m->slot_b, m->k_b, f);
@@ -302,9 +307,9 @@ const Entry entries[] = {
 bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out) {
     for (const Entry& e : entries) {
         if (e.nargs != nargs || name != e.name) continue;
-        // A local read after evaluating the other operand could see a later
-        // assignment: (L, Any) is done as (Any, Any).
-        if (nargs == 2 && ka == OperandLocal && kb == OperandAny) ka = OperandAny;
+        // (L, Any) reads the local after evaluating the other operand: the
+        // compiler switches the node to `general` if the local is assigned
+        // anywhere (then that read could see the assignment).
         if (nargs == 1) kb = OperandAny;
         out->ka = ka;
         out->kb = kb;
