@@ -334,6 +334,12 @@ Test pick_test(Interp& I, const char* fn, Value* a, int n, int idx, Test deflt) 
 }
 
 Value bi_member(Interp& I, Value* a, int n) {
+    if (n == 2 && !is_heap(a[0])) {
+        // A fixnum, nil or other immediate is equal only to itself: memq.
+        for (Value x = check_list(I, "member", a[1]); is_pair(x); x = cdr(x))
+            if (a[0] == car(x)) return x;
+        return NIL;
+    }
     Test t = pick_test(I, "member", a, n, 2, equal_values);
     for (Value x = check_list(I, "member", a[1]); is_pair(x); x = cdr(x))
         if (t(a[0], car(x))) return x;

@@ -34,7 +34,9 @@ struct Compiler::Impl {
 
     // ---- lexical structure ----
     struct Fn;
-    enum UseKind { RefLocal, SetLocal, RefCap, BindUse, ParamUse, PrimOperand };
+    // PrimOrder: a primitive reads this local after evaluating its other
+    // operand, (= i (1+ p)), which is right only if nothing assigns it.
+    enum UseKind { RefLocal, SetLocal, RefCap, BindUse, ParamUse, PrimOperand, PrimOrder };
     struct Var {
         Value sym;
         int slot;
@@ -122,22 +124,28 @@ struct Compiler::Impl {
     }
     bool is_special(Value sym) { return is_obj(sym) && (as_symbol(sym)->flags & SYM_SPECIAL); }
 
+    static void prim_general(Node* node) {
+        auto* pn = static_cast<PrimNode*>(node);
+        pn->fn = pn->general;
+        pn->test = pn->test_general;
+    }
     void finish_var(Var* v) {
+        if (v->assigned)
+            for (auto& [node, kind] : v->uses)
+                if (kind == PrimOrder) prim_general(node);
         if (!(v->captured && v->assigned)) return;
         for (auto& [node, kind] : v->uses) {
             switch (kind) {
+            case PrimOrder: break;   // done above
             case RefLocal: node->fn = LocalRef::boxed; break;
             case SetLocal: node->fn = LocalSet::boxed; break;
             case RefCap: node->fn = CapRef::boxed; break;
             case BindUse: node->fn = Bind::boxed; break;
             case ParamUse: v->owner->proto->boxed_params.push_back(v->slot); break;
-            case PrimOperand: {
+            case PrimOperand:
                 // The primitive read the slot directly: make it evaluate its operand nodes.
-                auto* pn = static_cast<PrimNode*>(node);
-                pn->fn = pn->general;
-                pn->test = pn->test_general;
+                prim_general(node);
                 break;
-            }
             }
         }
     }
@@ -311,6 +319,7 @@ struct Compiler::Impl {
             };
             setup(a, pv.ka, &pn->slot_a, &pn->k_a);
             if (b) setup(b, pv.kb, &pn->slot_b, &pn->k_b);
+            if (b && pv.ka == OperandLocal && pv.kb == OperandAny) local_refs[a]->uses.push_back({pn, PrimOrder});
             return pn;
         }
         std::vector<Node*> an;
@@ -961,6 +970,7 @@ struct Compiler::Impl {
         ctx.scope.clear();
         p->frame_size = ctx.max_slots;
         p->simple = !p->fexpr && !p->rest && p->nopt == 0 && p->boxed_params.empty();
+        p->simple_nargs = p->simple ? p->nreq : -1;
     }
     Var* declare_param(Value sym, int slot, std::vector<Value>& special_params) {
         if (is_special(sym)) {

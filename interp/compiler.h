@@ -58,6 +58,7 @@ struct Proto : Obj {
     bool rest = false;
     bool fexpr = false;           // DF: receives its argument forms unevaluated, as a list
     bool simple = false;          // required parameters only, none boxed, not a DF: the fast call path
+    int simple_nargs = -1;        // simple ? nreq : -1 (one compare on the call path)
     int frame_size = 0;           // slots: parameters, then locals and temporaries
     Node* body = nullptr;
     std::vector<Node*> opt_defaults;        // per optional parameter; null = nil

@@ -99,13 +99,14 @@ void bind_complex(Interp& I, Proto* p, Closure* c, Value* base, int nargs) {
 // parameters only, none boxed, not a DF) taking exactly nargs arguments.
 static inline bool simple_call(Value fn, int nargs) {
     if (!is_obj(fn) || as_obj(fn)->type != Type::Closure) return false;
-    Proto* p = as_closure(fn)->proto;
-    return p->simple && p->nreq == nargs;
+    return as_closure(fn)->proto->simple_nargs == nargs;
 }
 
 // Enter a simple closure: link the call, run the body, and loop in the same
 // frame while it ends in a tail call of another simple closure (anything else
-// goes to run_frame). Inlined into the call nodes.
+// goes to run_frame). Inlined into the call nodes. `checked`: the caller has
+// made sure the frame fits on the value stack.
+template <bool checked = false>
 [[gnu::always_inline]] static inline Value enter_simple(Interp& I, Closure* c, Value* base, int nargs,
                                                          const SourcePos* site) {
     ActiveCall call{I.current_call, base, site};
@@ -117,10 +118,10 @@ static inline bool simple_call(Value fn, int nargs) {
     }
     I.poll();
     Proto* p = c->proto;
+    Value* end = base + p->frame_size;
+    if (!checked && end > I.stack_hi) [[unlikely]] I.stack_overflow();
     Value v;
     for (;;) {
-        Value* end = base + p->frame_size;
-        if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
         for (Value* s = base + nargs; s < end; ++s) *s = NIL;
         I.sp = end;
         Frame fr{base, c, &I};
@@ -128,17 +129,21 @@ static inline bool simple_call(Value fn, int nargs) {
         if (v != TAILCALL) [[likely]] break;
         Value fn = I.tail_fn;
         nargs = I.tail_argc;
-        base[-1] = fn;
         const Value* from = I.tail_args;   // at or above base: a forward copy is safe
         for (int i = 0; i < nargs; i++) base[i] = from[i];
         I.sp = base + nargs;
         I.poll();
-        if (!simple_call(fn, nargs)) [[unlikely]] {
-            v = run_frame(I, base, nargs);
-            break;
+        if (fn != obj_value(c) || nargs != p->simple_nargs) {   // a self tail call (a loop) keeps c, p and end
+            base[-1] = fn;
+            if (!simple_call(fn, nargs)) [[unlikely]] {
+                v = run_frame(I, base, nargs);
+                break;
+            }
+            c = as_closure(fn);
+            p = c->proto;
+            end = base + p->frame_size;
+            if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
         }
-        c = as_closure(fn);
-        p = c->proto;
     }
     I.sp = base - 1;
     I.depth--;
@@ -270,8 +275,33 @@ static Value run_seq_stmt(Node* n, Frame& f) {
     }
     return v;
 }
+// Unrolled: the loop version keeps the vector, its end and the index in
+// callee-saved registers; these save only the node and the frame.
+static Value run_seq2(Node* n, Frame& f) {
+    auto* m = static_cast<SeqNode*>(n);
+    ev(m->part[0], f);
+    return ev(m->part[1], f);
+}
+static Value run_seq3(Node* n, Frame& f) {
+    auto* m = static_cast<SeqNode*>(n);
+    ev(m->part[0], f);
+    ev(m->part[1], f);
+    return ev(m->part[2], f);
+}
+static Value run_seq4(Node* n, Frame& f) {
+    auto* m = static_cast<SeqNode*>(n);
+    ev(m->part[0], f);
+    ev(m->part[1], f);
+    ev(m->part[2], f);
+    return ev(m->part[3], f);
+}
 SeqNode::SeqNode(std::vector<Node*> b, bool statements)
-    : Node(statements ? run_seq_stmt : run_seq), body(std::move(b)) {}
+    : Node(statements ? run_seq_stmt : run_seq), body(std::move(b)) {
+    if (!statements && body.size() >= 2 && body.size() <= 4) {
+        for (size_t i = 0; i < body.size(); i++) part[i] = body[i];
+        fn = body.size() == 2 ? run_seq2 : body.size() == 3 ? run_seq3 : run_seq4;
+    }
+}
 
 static Value run_and(Node* n, Frame& f) {
     Value v = NIL;
@@ -391,12 +421,12 @@ template <int N>
     if constexpr (N > 5) { Value v = ev(m->arg[5], f); *I.sp++ = v; }
 }
 
+// Everything but a simple closure, out of line so that the fast path of the
+// call nodes below saves fewer registers.
 template <int N>
-static Value run_call_global_n(Node* n, Frame& f) {
-    auto* m = static_cast<CallGlobalN*>(n);
+[[gnu::noinline]] static Value call_global_other(CallGlobalN* m, Frame& f, Value fn) {
     Interp& I = *f.I;
-    Value fn = m->sym->value;
-    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
+    if (!is_obj(fn) || (as_obj(fn)->flags & CLOSURE_FEXPR)) {
         if (fn == UNBOUND) undefined_function(I, m->sym);
         return call_with(I, f, fn, m->args, m->forms, &m->pos);
     }
@@ -404,7 +434,6 @@ static Value run_call_global_n(Node* n, Frame& f) {
     if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;
     push_args<N>(m, f, I);
-    if (simple_call(fn, N)) [[likely]] return enter_simple(I, as_closure(fn), base, N, &m->pos);
     if (as_obj(fn)->type == Type::Native) {
         Native* nat = as_native(fn);
         if (nat->fn && N >= nat->min_args && (nat->max_args < 0 || N <= nat->max_args)) {
@@ -425,6 +454,52 @@ static Value run_call_global_n(Node* n, Frame& f) {
     return invoke(I, base, N, &m->pos);
 }
 
+template <int N>
+static Value run_call_global_n(Node* n, Frame& f) {
+    auto* m = static_cast<CallGlobalN*>(n);
+    Interp& I = *f.I;
+    Value fn = m->sym->value;
+    if (!is_obj(fn)) [[unlikely]] return call_global_other<N>(m, f, fn);
+    if (as_obj(fn)->type != Type::Closure) {
+        Native* nat = as_native(fn);
+        if (as_obj(fn)->type == Type::Native && nat->fn && N >= nat->min_args &&
+            (nat->max_args < 0 || N <= nat->max_args)) {
+            // A builtin: linked for backtraces; it polls and counts depth
+            // itself when it calls back into Lisp (through invoke).
+            Value* base = I.sp + 1;
+            if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
+            *I.sp++ = fn;
+            push_args<N>(m, f, I);
+            ActiveCall call{I.current_call, base, &m->pos};
+            I.current_call = &call;
+            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+                I.current_call = call.prev;
+                I.stack_overflow();
+            }
+            Value v = nat->fn(I, base, N);
+            I.sp = base - 1;
+            I.current_call = call.prev;
+            return v;
+        }
+        return call_global_other<N>(m, f, fn);
+    }
+    Proto* p = as_closure(fn)->proto;
+    if (p->simple_nargs != N) [[unlikely]] return call_global_other<N>(m, f, fn);
+    // One check covers the function, the arguments and the callee's frame
+    // (frame_size >= N); fn stays rooted in base[-1] while the arguments
+    // are evaluated (they may redefine the symbol).
+    Value* base = I.sp + 1;
+    if (base + p->frame_size > I.stack_hi) [[unlikely]] I.stack_overflow();
+    *I.sp++ = fn;
+    push_args<N>(m, f, I);
+    return enter_simple<true>(I, as_closure(fn), base, N, &m->pos);
+}
+
+[[gnu::noinline]] static Value tail_call_other(CallGlobalN* m, Frame& f, Value fn) {
+    if (fn == UNBOUND) undefined_function(*f.I, m->sym);
+    return call_with(*f.I, f, fn, m->args, m->forms, &m->pos);
+}
+
 // The same in tail position: the arguments go above the frame and the
 // enclosing call loop (enter_simple, run_frame) moves them down.
 template <int N>
@@ -432,10 +507,8 @@ static Value run_call_global_n_tail(Node* n, Frame& f) {
     auto* m = static_cast<CallGlobalN*>(n);
     Interp& I = *f.I;
     Value fn = m->sym->value;
-    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]] {
-        if (fn == UNBOUND) undefined_function(I, m->sym);
-        return call_with(I, f, fn, m->args, m->forms, &m->pos);
-    }
+    if (!is_obj(fn) || as_obj(fn)->type != Type::Closure || (as_obj(fn)->flags & CLOSURE_FEXPR)) [[unlikely]]
+        return tail_call_other(m, f, fn);
     if (I.sp + N + 1 > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;   // rooted while the arguments are evaluated (they may redefine the symbol)
     Value* args = I.sp;

@@ -143,12 +143,7 @@ void Heap::free_object(Obj* o) {
     case Type::String: delete static_cast<String*>(o); break;
     case Type::Vector: delete static_cast<Vector*>(o); break;
     case Type::Bignum: delete static_cast<Bignum*>(o); break;
-    case Type::Closure: {
-        auto* c = static_cast<Closure*>(o);
-        c->~Closure();
-        ::operator delete(c);
-        break;
-    }
+    case Type::Closure: free_closure(static_cast<Closure*>(o)); break;
     case Type::Native: delete static_cast<Native*>(o); break;
     case Type::Proto: delete_proto(reinterpret_cast<Proto*>(o)); break;
     case Type::Box: delete static_cast<Box*>(o); break;
@@ -369,9 +364,42 @@ void Heap::adopt(Obj* o, size_t bytes) {
     stats_.heap_bytes += bytes;
 }
 
+// ---- closure slots ------------------------------------------------------------------
+// Small closures (a lambda made in a loop, typically) are carved from 64 KiB
+// chunks with a free list: allocation is a pop, and sweeping one a push,
+// instead of malloc and free. The chunks are released with the heap.
+void* Heap::closure_slot() {
+    static_assert(sizeof(Closure) + (CLOSURE_SLOT_CAPS - 1) * sizeof(Value) <= CLOSURE_SLOT_BYTES);
+    if (!closure_free_) {
+        constexpr size_t chunk = 1u << 16;
+        char* mem = static_cast<char*>(::operator new(chunk));
+        closure_chunks_.push_back(mem);
+        for (size_t off = chunk; off >= CLOSURE_SLOT_BYTES; off -= CLOSURE_SLOT_BYTES) {
+            void* slot = mem + off - CLOSURE_SLOT_BYTES;
+            *static_cast<void**>(slot) = closure_free_;
+            closure_free_ = slot;
+        }
+    }
+    void* slot = closure_free_;
+    closure_free_ = *static_cast<void**>(slot);
+    return slot;
+}
+
+void Heap::free_closure(Closure* c) {
+    uint32_t ncap = c->ncap;
+    c->~Closure();
+    if (ncap > CLOSURE_SLOT_CAPS) {
+        ::operator delete(c);
+        return;
+    }
+    if (torture_) std::memset(static_cast<void*>(c), 0xdb, CLOSURE_SLOT_BYTES);
+    *reinterpret_cast<void**>(c) = closure_free_;
+    closure_free_ = c;
+}
+
 Closure* Heap::make_closure(Proto* p, uint32_t ncap) {
     size_t bytes = sizeof(Closure) + (ncap ? ncap - 1 : 0) * sizeof(Value);
-    void* mem = ::operator new(bytes);
+    void* mem = ncap <= CLOSURE_SLOT_CAPS ? closure_slot() : ::operator new(bytes);
     auto* c = new (mem) Closure(p, ncap);
     for (uint32_t i = 0; i < ncap; i++) c->cap[i] = NIL;
     adopt(c, bytes);
@@ -390,6 +418,7 @@ Heap::~Heap() {
     }
     for (void* p : cons_pages_) std::free(p);
     for (void* p : quad_pages_) std::free(p);
+    for (void* p : closure_chunks_) ::operator delete(p);
 }
 
 } // namespace lipq

@@ -113,6 +113,17 @@ private:
     size_t object_bytes(Obj* o) const;
     void check_limit(size_t wanted);
 
+    // ---- closure slots (see make_closure in heap.cpp) ----
+    // Closures with up to CLOSURE_SLOT_CAPS captures take a 64-byte slot from
+    // chunks owned by the heap instead of operator new; a swept closure's slot
+    // goes back on this free list. They stay ordinary headered objects.
+    static constexpr uint32_t CLOSURE_SLOT_CAPS = 4;
+    static constexpr size_t CLOSURE_SLOT_BYTES = 64;
+    void* closure_free_ = nullptr;
+    std::vector<void*> closure_chunks_;
+    void* closure_slot();
+    void free_closure(Closure* c);
+
     Interp& I_;
     Cons* cons_free_ = nullptr;
     Quad* quad_free_ = nullptr;

@@ -98,6 +98,7 @@ struct IfNode : Node {
 
 struct SeqNode : Node {          // progn in expression position
     std::vector<Node*> body;
+    Node* part[4] = {};          // two to four parts (expression position): unrolled
     explicit SeqNode(std::vector<Node*> b, bool statements);
 };
 

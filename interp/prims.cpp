@@ -48,7 +48,7 @@ inline Value operand(Node* n, int slot, Value k, Frame& f) {
 
 // Both operands, left to right. Only (Any, Any) evaluates code after holding
 // a value, so only it parks the first operand on the value stack (the second
-// operand's evaluation may collect).
+// operand's evaluation may collect). (Local, Any) reads the local last.
 template <int KA, int KB>
 inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
     if constexpr (KA == OperandAny && KB == OperandAny) {
@@ -56,6 +56,11 @@ inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
         *I.sp++ = ev(m->a, f);
         y = ev(m->b, f);
         x = *--I.sp;
+    } else if constexpr (KA == OperandLocal && KB == OperandAny) {
+        // The local is never assigned (see select_prim): reading it last is
+        // the same, and it stays rooted in its slot meanwhile.
+        y = ev(m->b, f);
+        x = f.slots[m->slot_a];
     } else {
         x = operand<KA>(m->a, m->slot_a, m->k_a, f);
         y = operand<KB>(m->b, m->slot_b, m->k_b, f);
@@ -65,26 +70,29 @@ inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
 inline bool still_builtin(PrimNode* m) { return m->sym->value == m->expect; }
 
 // ---- binary operations --------------------------------------------------------------
+// Fixnums are computed on their tagged words (2n+1): x+y-1, x-y+1 and <, =
+// ... on the words directly. The tagged word is the whole 64-bit range, so
+// overflow of the word is exactly "the result is not a fixnum".
 struct Add {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_add_overflow(x, y, &s) || !fits_fixnum(s)) return false;
-        *r = make_fixnum(s);
+        if (__builtin_add_overflow(int64_t(x.raw), int64_t(y.raw - 1), &s)) return false;
+        *r = Value(uint64_t(s));
         return true;
     }
 };
 struct Sub {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_sub_overflow(x, y, &s) || !fits_fixnum(s)) return false;
-        *r = make_fixnum(s);
+        if (__builtin_sub_overflow(int64_t(x.raw), int64_t(y.raw - 1), &s)) return false;
+        *r = Value(uint64_t(s));
         return true;
     }
 };
 struct Mul {
-    static bool fix(int64_t x, int64_t y, Value* r) {
+    static bool fix(Value x, Value y, Value* r) {
         int64_t s;
-        if (__builtin_mul_overflow(x, y, &s) || !fits_fixnum(s)) return false;
+        if (__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &s) || !fits_fixnum(s)) return false;
         *r = make_fixnum(s);
         return true;
     }
@@ -96,14 +104,22 @@ struct Ge { static bool cmp(int64_t x, int64_t y) { return x >= y; } };
 struct NumEq { static bool cmp(int64_t x, int64_t y) { return x == y; } };
 struct NumNe { static bool cmp(int64_t x, int64_t y) { return x != y; } };
 
+// Both operands fixnums? A constant operand is one already (the compiler
+// only makes fixnum constants OperandConst).
+template <int KA, int KB>
+inline bool both_fixnums(Value x, Value y) {
+    if constexpr (KA == OperandConst) return is_fixnum(y);
+    else if constexpr (KB == OperandConst) return is_fixnum(x);
+    else return (x.raw & y.raw) & 1;
+}
+
 template <class Op, int KA, int KB>
 Value arith(Node* n, Frame& f) {
     auto* m = static_cast<PrimNode*>(n);
     Value x, y;
     operands<KA, KB>(m, f, x, y);
     Value r;
-    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y) && Op::fix(fixnum_value(x), fixnum_value(y), &r))
-        [[likely]] return r;
+    if (still_builtin(m) && both_fixnums<KA, KB>(x, y) && Op::fix(x, y, &r)) [[likely]] return r;
     return prim_slow(m, f, x, y, 2);
 }
 
@@ -111,8 +127,8 @@ template <class Op, int KA, int KB>
 bool compare_test(PrimNode* m, Frame& f) {
     Value x, y;
     operands<KA, KB>(m, f, x, y);
-    if (still_builtin(m) && is_fixnum(x) && is_fixnum(y)) [[likely]]
-        return Op::cmp(fixnum_value(x), fixnum_value(y));
+    if (still_builtin(m) && both_fixnums<KA, KB>(x, y)) [[likely]]
+        return Op::cmp(int64_t(x.raw), int64_t(y.raw));   // the tagging keeps the order
     return truthy(prim_slow(m, f, x, y, 2));
 }
 template <class Op, int KA, int KB>
@@ -186,8 +202,22 @@ struct Car { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = car(x)
 struct Cdr { static bool fast(Value x, Value* r) { if (is_pair(x)) { *r = cdr(x); return true; } if (is_nil(x)) { *r = NIL; return true; } return false; } };
 struct Cadr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = car(cdr(x)); return true; } return false; } };
 struct Cddr { static bool fast(Value x, Value* r) { if (is_pair(x) && is_pair(cdr(x))) { *r = cdr(cdr(x)); return true; } return false; } };
-struct Add1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) < FIXNUM_MAX) { *r = make_fixnum(fixnum_value(x) + 1); return true; } return false; } };
-struct Sub1 { static bool fast(Value x, Value* r) { if (is_fixnum(x) && fixnum_value(x) > FIXNUM_MIN) { *r = make_fixnum(fixnum_value(x) - 1); return true; } return false; } };
+struct Add1 {
+    static bool fast(Value x, Value* r) {
+        int64_t s;
+        if (!is_fixnum(x) || __builtin_add_overflow(int64_t(x.raw), int64_t(2), &s)) return false;
+        *r = Value(uint64_t(s));
+        return true;
+    }
+};
+struct Sub1 {
+    static bool fast(Value x, Value* r) {
+        int64_t s;
+        if (!is_fixnum(x) || __builtin_sub_overflow(int64_t(x.raw), int64_t(2), &s)) return false;
+        *r = Value(uint64_t(s));
+        return true;
+    }
+};
 
 template <class Op, int KA>
 Value unary(Node* n, Frame& f) {
@@ -277,9 +307,9 @@ const Entry entries[] = {
 bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out) {
     for (const Entry& e : entries) {
         if (e.nargs != nargs || name != e.name) continue;
-        // A local read after evaluating the other operand could see a later
-        // assignment: (L, Any) is done as (Any, Any).
-        if (nargs == 2 && ka == OperandLocal && kb == OperandAny) ka = OperandAny;
+        // (L, Any) reads the local after evaluating the other operand: the
+        // compiler switches the node to `general` if the local is assigned
+        // anywhere (then that read could see the assignment).
         if (nargs == 1) kb = OperandAny;
         out->ka = ka;
         out->kb = kb;
