@@ -370,6 +370,14 @@ struct EntryGuard {
         I.current_call = call;
         I.unbind_specials_to(specials);
         if (I.catch_tags.size() > tags) I.catch_tags.resize(tags);
+        // Leaving the outermost evaluation: nothing can be waiting for a
+        // value in flight or a tail call, so drop them (they are roots: a
+        // value left there by an error would stay alive until the next one).
+        if (depth == 0 && !call && tags == 0) {
+            I.tail_fn = NIL;
+            I.in_flight = NIL;
+            I.throw_tag = NIL;
+        }
     }
 };
 } // namespace

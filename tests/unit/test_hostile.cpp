@@ -137,6 +137,31 @@ TEST_CASE("hostile: huge strings and vectors hit the heap limit cleanly") {
     }
 }
 
+TEST_CASE("hostile: filling hash tables up to the heap limit ends soon, and the table is freed") {
+    // Found by fuzz_eval. Before: a table of fixnums allocated nothing the
+    // limit was checked on (it grew past 200 MiB under a 32 MiB limit), and
+    // the object trigger counted free page slots as used, so a heap near the
+    // limit could collect at every allocation. The step budget turns a hang
+    // into a failure; the number of collections is bounded.
+    if (torture()) return;   // minutes of collections at every allocation
+    Interp I(small_heap(32));
+    for (const char* key : {"i", "(list i i)", "(format nil \"k~a\" i)", "(make-vector 3 i)", "(cons i i)"}) {
+        CAPTURE(key);
+        uint64_t before = I.heap.stats().collections;
+        I.set_step_limit(50000000);
+        std::string e = error_of(I, std::string("(let ((h (make-hash-table :test 'equal)) (i 0)) "
+                                                "(loop (puthash ") + key + " i h) (setq i (+ i 1))))");
+        I.set_step_limit(0);
+        CHECK(contains(e, "heap exhausted"));
+        CHECK(I.heap.stats().collections - before < 40);
+        // Nothing keeps the table: the next forms run, and a collection frees it.
+        CHECK(evs(I, "(length (list 1 2 3))") == "3");
+        I.heap.collect();
+        CHECK(I.heap.stats().live_bytes < (size_t(4) << 20));
+        CHECK(evs(I, "(length (make-vector 1000000))") == "1000000");
+    }
+}
+
 TEST_CASE("hostile: invalid UTF-8 and control bytes in source and data") {
     Interp I;
     std::string bad = "(list \"\xff\xfe\xc3\x28\" '\xe2\x82 '|\x80\x81| \"\xed\xa0\x80\")";
