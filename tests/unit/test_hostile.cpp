@@ -12,6 +12,7 @@
 #include "interp/printer.h"
 #include "interp/reader.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -160,6 +161,42 @@ TEST_CASE("hostile: filling hash tables up to the heap limit ends soon, and the 
         CHECK(I.heap.stats().live_bytes < (size_t(4) << 20));
         CHECK(evs(I, "(length (make-vector 1000000))") == "1000000");
     }
+}
+
+TEST_CASE("hostile: errors thrown over 100 MiB deep, again and again, on a big stack") {
+    // Like lipq's own evaluation thread (512 MiB; 128 MiB here, for time). Under ASan this is the case its
+    // own stack cleanup refuses (over 64 MiB; interp/asan_unwind.cpp): stale
+    // redzones made the next deep recursion report a false overflow.
+    if (torture()) return;
+    struct Job {
+        std::string out;
+        static void* run(void* p) {
+            auto* j = static_cast<Job*>(p);
+            Settings s;
+            s.max_depth = 100000000;
+            Interp I(s);
+            ev(I, "(defun f (n) (if (= n 0) 0 (+ 1 (f (- n 1)))))");
+            for (int round = 0; round < 2; round++) {
+                j->out += error_of(I, "(f 100000000)") + "|";        // the C stack runs out
+                j->out += evs(I, "(errset (f 100000000) nil)") + "|";
+                j->out += evs(I, "(f 200000)") + "|";                // deep again, over the same stack
+            }
+            return nullptr;
+        }
+    } job;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(128) << 20);
+    pthread_t th;
+    REQUIRE(pthread_create(&th, &attr, Job::run, &job) == 0);
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+    std::string one = "stack depth exceeded";
+    CHECK(job.out.find(one) == 0);
+    CHECK(job.out.find("|nil|200000|") != std::string::npos);
+    size_t n = 0;
+    for (size_t at = 0; (at = job.out.find("|nil|200000|", at)) != std::string::npos; at++) n++;
+    CHECK(n == 2);
 }
 
 TEST_CASE("hostile: invalid UTF-8 and control bytes in source and data") {
