@@ -33,6 +33,7 @@ inline int64_t word_count(Value v) {
 // Copies the words of the non-negative integer v into out[0..n), zero-padding
 // (the caller has checked word_count(v) <= n).
 inline void read_words(Value v, u64* out, size_t n) {
+    if (n == 0) return;   // out may be null (an empty std::vector's data())
     std::memset(out, 0, n * sizeof(u64));
     if (is_fixnum(v)) {
         if (n) out[0] = u64(fixnum_value(v));
@@ -41,7 +42,7 @@ inline void read_words(Value v, u64* out, size_t n) {
     const BigInt& b = as_bignum(v)->n;
     size_t k = b.backend().size();
     if (k > n) k = n;
-    std::memcpy(out, b.backend().limbs(), k * sizeof(u64));
+    std::memcpy(out, b.backend().limbs(), k * sizeof(u64));   // n > 0, so k > 0
 }
 
 // The integer whose words are w[0..n).

@@ -106,9 +106,22 @@ void hash_put(Interp& I, HashTable* t, Value k, Value v) {
     bool found;
     int64_t s = find_slot(t, k, &found);
     if (found) { t->entries[size_t(t->index[size_t(s)])].value = v; return; }
-    if ((t->entries.size() + 1) * 4 >= t->index.size() * 3) {
-        size_t cap = 16;
+    bool regrow = (t->entries.size() + 1) * 4 >= t->index.size() * 3;
+    size_t cap = 16;
+    if (regrow)
         while (cap * 3 <= (t->count + 1) * 4 * 2) cap *= 2;
+    // Growing the index or the entries may pass the heap limit: make room
+    // first (this may collect, or raise "heap exhausted"), as for any other
+    // allocation. Without this, filling a table with fixnums ran far past
+    // any limit (nothing else allocated, so nothing checked).
+    size_t more = regrow ? cap * sizeof(int32_t) + (t->count + 1) * sizeof(HashTable::Entry) : 0;
+    if (t->entries.size() == t->entries.capacity())
+        more += std::max<size_t>(t->entries.capacity(), 4) * sizeof(HashTable::Entry);
+    if (more) {
+        Root rt(I, obj_value(t)), rk(I, k), rv(I, v);
+        I.heap.reserve(more);
+    }
+    if (regrow) {
         rebuild(t, cap);
         I.heap.note_bytes(cap * sizeof(int32_t));
         s = find_slot(t, k, &found);

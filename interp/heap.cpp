@@ -257,7 +257,7 @@ bool Heap::maybe_collect_with(Value e1, Value e2, Obj* eo) {
 }
 
 void Heap::check_limit(size_t wanted) {
-    if (stats_.heap_bytes + wanted <= limit_) return;
+    if (live_estimate() + wanted <= limit_) return;
     // Within 1/64 of the limit after a collection counts as full: otherwise
     // every allocation would collect a nearly full heap again (thrashing).
     if (wanted > limit_ || (maybe_collect_with(NIL) && stats_.live_bytes + wanted > limit_ - limit_ / 64))
@@ -348,7 +348,7 @@ Value Heap::quad(Value a, Value b, Value c, Value d) {
 void Heap::adopt(Obj* o, size_t bytes) {
     since_gc_ += bytes;
     stats_.allocated_bytes += bytes;
-    if (collection_due() || stats_.heap_bytes + bytes > limit_) {
+    if (collection_due() || live_estimate() > limit_) {   // since_gc_ includes bytes
         try {
             // The new object itself is not in live_bytes: check that it fits.
             if (maybe_collect_with(NIL, NIL, o) && stats_.live_bytes + bytes > limit_ - limit_ / 64)

@@ -10,8 +10,12 @@
 // A collection marks from the interpreter's roots with an explicit stack (no
 // recursion, so a million-element list or a 100,000-deep nesting is no
 // problem), then sweeps. It runs when the bytes handed out since the last one
-// exceed the live bytes it found (the heap may double), and never lets the
-// live heap exceed `limit`: that is a Lisp error, "heap exhausted".
+// exceed the live bytes it found (the heap may double), or when the live
+// bytes it found plus those handed out since would pass `limit`, and never
+// lets the live heap exceed `limit`: that is a Lisp error, "heap exhausted".
+// Near the limit, a collection that leaves less than 1/64 of the limit free
+// for what is being allocated counts as full: so collections there are at
+// least limit/64 bytes of allocation apart (no collection at every allocation).
 //
 // GC torture (LIPQ_GC_TORTURE=1 in the environment, or set_torture) collects
 // at every allocation and poisons freed cells, so a value that C++ code forgot
@@ -85,7 +89,12 @@ public:
     // Make room for `bytes` more before allocating them outside the heap's
     // view (a big vector or string): collects if needed, and raises "heap
     // exhausted" when they would not fit under the limit.
-    void reserve(size_t bytes) { if (stats_.heap_bytes + bytes > limit_) check_limit(bytes); }
+    // The caller must keep every Value it still needs reachable (Root).
+    void reserve(size_t bytes) { if (live_estimate() + bytes > limit_) check_limit(bytes); }
+    // What may be live now: found live by the last collection plus handed
+    // out since (cells count when their free list has been used up). Free
+    // slots in pages are not in it: the limit is on live data.
+    size_t live_estimate() const { return stats_.live_bytes + since_gc_; }
 
     void collect();
     const GcStats& stats() const { return stats_; }

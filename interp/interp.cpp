@@ -359,7 +359,13 @@ namespace {
 struct EntryGuard {
     MachineState saved;
     explicit EntryGuard(Interp& in) : saved(in) {}
-    ~EntryGuard() { saved.restore(); }
+    ~EntryGuard() {
+        saved.restore();
+        // Leaving the outermost evaluation: nothing can be waiting for a
+        // value in flight or a tail call, so drop them (they are roots: a
+        // value left there by an error would stay alive until the next one).
+        if (saved.depth == 0 && !saved.call && saved.catches == 0) saved.drop_in_flight();
+    }
 };
 } // namespace
 

@@ -268,6 +268,9 @@ struct MachineState {
     void restore_outermost() {
         restore();
         I.interrupt_flag.store(false);
+        drop_in_flight();
+    }
+    void drop_in_flight() {
         I.tail_fn = NIL;
         I.in_flight = NIL;
         I.throw_tag = NIL;

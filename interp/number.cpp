@@ -186,6 +186,7 @@ bool integer_to_int64(Value v, int64_t* out) {
         *out = fixnum_value(v);
         return true;
     }
+    if (!is_bignum(v)) return false;   // not an integer at all (found by UBSan: game-solve's :order score)
     const BigInt& n = big(v);
     if (n >= INT64_MIN && n <= INT64_MAX) {
         *out = n.convert_to<int64_t>();

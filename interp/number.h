@@ -33,7 +33,8 @@ Value normalize(Interp& I, BigInt&& n);
 Value normalize(Interp& I, const BigInt& n);
 // Errors "who: not an integer: v" unless v is an integer.
 void check_integer(Interp& I, const char* who, Value v);
-// True (and *out set) when the integer v fits in an int64_t.
+// True (and *out set) when v is an integer that fits in an int64_t; false
+// for a bigger integer or anything that is not an integer.
 bool integer_to_int64(Value v, int64_t* out);
 // Sign of an integer: -1, 0 or 1.
 int num_sign(Value v);

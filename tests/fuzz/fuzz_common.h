@@ -19,7 +19,7 @@ namespace lipq_fuzz {
 
 inline lipq::Settings fuzz_settings() {
     lipq::Settings s;
-    s.heap_limit = size_t(256) << 20;
+    s.heap_limit = size_t(64) << 20;   // small: GC of a big heap under ASan is slow, and the limit paths get fuzzed
     s.max_depth = 20000;
     s.value_stack_slots = 1u << 20;
     return s;

@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string_view src(reinterpret_cast<const char*>(data), size);
     I.set_step_limit(200000);
     I.set_time_limit(2.0);
-    I.heap.set_limit(size_t(256) << 20);
+    I.heap.set_limit(size_t(64) << 20);
     I.max_depth = 20000;
     // Each top-level form on its own: an error in one does not skip the rest
     // (the seeds start with (require 'test) and go on for pages).

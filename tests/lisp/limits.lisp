@@ -64,6 +64,30 @@
 (assert-equal 3 (length (list 1 2 3)))                              ; and life goes on
 (gc)
 (assert-true (< (stat 'live-bytes) (* 32 1024 1024)))
+;; Filling a hash table up to the limit (found by fuzz_eval). Before: fixnum
+;; keys and values allocate nothing, so nothing checked the limit and the
+;; table grew past 200 MiB; other fills collected at almost every allocation
+;; near the limit (the trigger counted free slots in pages as used), ~40 s.
+;; Now the table reserves before it grows, and collections near the limit
+;; are at least limit/64 bytes of allocation apart: a handful per fill.
+(defun fill-table (key)
+  (let ((h (make-hash-table :test 'equal)) (i 0))
+    (loop (puthash (funcall key i) i h) (setq i (+ i 1)))))
+(set-heap-limit (* 32 1024 1024))
+(dolist (key (if *quick* nil                                       ; too slow under GC torture
+                (list (lambda (i) i) (lambda (i) (list i i)) (lambda (i) (format nil "k~a" i))
+                      (lambda (i) (make-vector 3 i)))))
+  (let ((before (stat 'collections)))
+    (set-step-limit 50000000)                                       ; a hang is a failure, not a timeout
+    (assert-error (funcall #'fill-table key) "heap exhausted")
+    (set-step-limit nil)
+    (assert-true (< (- (stat 'collections) before) 40))
+    ;; The table is garbage once the error is caught: life goes on.
+    (assert-true (stringp (error-message)))
+    (assert-equal 3 (length (list 1 2 3)))
+    (gc)
+    (assert-true (< (stat 'live-bytes) (* 4 1024 1024)))
+    (assert-equal 100000 (length (make-vector 100000)))))
 (set-heap-limit *heap-limit*)
 (assert-equal *heap-limit* (stat 'heap-limit))
 

@@ -12,6 +12,7 @@
 #include "interp/printer.h"
 #include "interp/reader.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -135,6 +136,71 @@ TEST_CASE("hostile: huge strings and vectors hit the heap limit cleanly") {
         CHECK(!e.empty());
         CHECK(evs(I, "(length (list 1 2 3))") == "3");
     }
+}
+
+TEST_CASE("hostile: filling hash tables up to the heap limit ends soon, and the table is freed") {
+    // Found by fuzz_eval. Before: a table of fixnums allocated nothing the
+    // limit was checked on (it grew past 200 MiB under a 32 MiB limit), and
+    // the object trigger counted free page slots as used, so a heap near the
+    // limit could collect at every allocation. The step budget turns a hang
+    // into a failure; the number of collections is bounded.
+    if (torture()) return;   // minutes of collections at every allocation
+    Interp I(small_heap(32));
+    for (const char* key : {"i", "(list i i)", "(format nil \"k~a\" i)", "(make-vector 3 i)", "(cons i i)"}) {
+        CAPTURE(key);
+        uint64_t before = I.heap.stats().collections;
+        I.set_step_limit(50000000);
+        std::string e = error_of(I, std::string("(let ((h (make-hash-table :test 'equal)) (i 0)) "
+                                                "(loop (puthash ") + key + " i h) (setq i (+ i 1))))");
+        I.set_step_limit(0);
+        CHECK(contains(e, "heap exhausted"));
+        CHECK(I.heap.stats().collections - before < 40);
+        // Nothing keeps the table: the next forms run, and a collection frees it.
+        CHECK(evs(I, "(length (list 1 2 3))") == "3");
+        I.heap.collect();
+        CHECK(I.heap.stats().live_bytes < (size_t(4) << 20));
+        CHECK(evs(I, "(length (make-vector 1000000))") == "1000000");
+    }
+}
+
+TEST_CASE("hostile: errors thrown over 100 MiB deep, again and again, on a big stack") {
+    // Like lipq's own evaluation thread (512 MiB; 128 MiB here, for time). Under ASan this is the case its
+    // own stack cleanup refuses (over 64 MiB; interp/asan_unwind.cpp): stale
+    // redzones made the next deep recursion report a false overflow.
+    if (torture()) return;
+    struct Job {
+        std::string out;
+        static void* run(void* p) {
+            auto* j = static_cast<Job*>(p);
+            Settings s;
+            s.max_depth = 100000000;
+            Interp I(s);
+            ev(I, "(defun f (n) (if (= n 0) 0 (+ 1 (f (- n 1)))))");
+            try {
+                for (int round = 0; round < 2; round++) {
+                    j->out += error_of(I, "(f 100000000)") + "|";    // the C stack runs out
+                    j->out += evs(I, "(errset (f 100000000) nil)") + "|";
+                    j->out += evs(I, "(f 80000)") + "|";             // deep again (> 64 MiB under ASan)
+                }
+            } catch (std::exception& e) {
+                j->out += std::string("exception: ") + e.what();
+            }
+            return nullptr;
+        }
+    } job;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(128) << 20);
+    pthread_t th;
+    REQUIRE(pthread_create(&th, &attr, Job::run, &job) == 0);
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+    std::string one = "stack depth exceeded";
+    CHECK(job.out.find(one) == 0);
+    CAPTURE(job.out);
+    size_t n = 0;
+    for (size_t at = 0; (at = job.out.find("|nil|80000|", at)) != std::string::npos; at++) n++;
+    CHECK(n == 2);
 }
 
 TEST_CASE("hostile: invalid UTF-8 and control bytes in source and data") {
