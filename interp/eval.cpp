@@ -421,6 +421,24 @@ template <int N>
     if constexpr (N > 5) { Value v = ev(m->arg[5], f); *I.sp++ = v; }
 }
 
+// A builtin whose arguments are at base[0..nargs) (the builtin itself at
+// base[-1]): linked into the call chain for backtraces and checked against
+// the C stack; it polls and counts depth itself when it calls back into Lisp
+// (through invoke). Returns with I.sp == base - 1.
+[[gnu::always_inline]] static inline Value call_builtin_linked(Interp& I, Native* nat, Value* base, int nargs,
+                                                               const SourcePos* site) {
+    ActiveCall call{I.current_call, base, site};
+    I.current_call = &call;
+    if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+        I.current_call = call.prev;
+        I.stack_overflow();
+    }
+    Value v = nat->fn(I, base, nargs);
+    I.sp = base - 1;
+    I.current_call = call.prev;
+    return v;
+}
+
 // Everything but a simple closure, out of line so that the fast path of the
 // call nodes below saves fewer registers.
 template <int N>
@@ -437,18 +455,8 @@ template <int N>
     if (as_obj(fn)->type == Type::Native) {
         Native* nat = as_native(fn);
         if (nat->fn && N >= nat->min_args && (nat->max_args < 0 || N <= nat->max_args)) {
-            // A builtin: linked for backtraces; it polls and counts depth
-            // itself when it calls back into Lisp (through invoke).
-            ActiveCall call{I.current_call, base, &m->pos};
-            I.current_call = &call;
-            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
-                I.current_call = call.prev;
-                I.stack_overflow();
-            }
-            Value v = nat->fn(I, base, N);
-            I.sp = base - 1;
-            I.current_call = call.prev;
-            return v;
+            // A builtin: see call_builtin_linked.
+            return call_builtin_linked(I, nat, base, N, &m->pos);
         }
     }
     return invoke(I, base, N, &m->pos);
@@ -464,22 +472,12 @@ static Value run_call_global_n(Node* n, Frame& f) {
         Native* nat = as_native(fn);
         if (as_obj(fn)->type == Type::Native && nat->fn && N >= nat->min_args &&
             (nat->max_args < 0 || N <= nat->max_args)) {
-            // A builtin: linked for backtraces; it polls and counts depth
-            // itself when it calls back into Lisp (through invoke).
+            // A builtin: see call_builtin_linked.
             Value* base = I.sp + 1;
             if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
             *I.sp++ = fn;
             push_args<N>(m, f, I);
-            ActiveCall call{I.current_call, base, &m->pos};
-            I.current_call = &call;
-            if (reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
-                I.current_call = call.prev;
-                I.stack_overflow();
-            }
-            Value v = nat->fn(I, base, N);
-            I.sp = base - 1;
-            I.current_call = call.prev;
-            return v;
+            return call_builtin_linked(I, nat, base, N, &m->pos);
         }
         return call_global_other<N>(m, f, fn);
     }
