@@ -63,7 +63,7 @@ void record_last_error(Interp& I, const LispError& e) {
     Root where(I, e.where.empty() ? NIL : I.make_string(e.where));
     Root msg(I, I.make_string(e.message));
     Value rec = I.list({msg, where, frames});
-    I.set_global(I.intern("*last-error*"), rec);
+    I.set_global("*last-error*", rec);
 }
 
 namespace {
@@ -259,7 +259,7 @@ void define_macro(Interp& I, const char* name, NativeFn expander, const char* do
     n->fn = expander;
     n->doc = doc;
     Macro* m = I.heap.make<Macro>(nr.get(), false);
-    I.set_global(I.intern(name), obj_value(m));
+    I.set_global(name, obj_value(m));
 }
 
 } // namespace
@@ -269,11 +269,11 @@ void open_debug(Interp& I) {
     define_macro(I, "trace", bi_expand_trace,
                  "(trace f ...): print each call of the functions f ... and what it returns; (trace) lists them.");
     define_macro(I, "untrace", bi_expand_untrace, "(untrace f ...): stop tracing f ...; (untrace) stops all.");
-    I.set_global(I.intern("*last-error*"), NIL);
-    I.set_global(I.intern("%trace-depth"), make_fixnum(0));
+    I.set_global("*last-error*", NIL);
+    I.set_global("%trace-depth", make_fixnum(0));
     // `*` read as a variable gives %* (see compile.cpp); until the REPL
     // stores a result there it is the multiplication function.
-    I.set_global(I.intern("%*"), I.global(I.sym.star1));
+    I.set_global("%*", I.global(I.sym.star1));
 }
 
 } // namespace lipq

@@ -718,7 +718,9 @@ Value bi_last_game_stats(Interp& I, Value*, int) {
     const char* names[8] = {":nodes", ":entries", ":probes", ":hits", ":replaced", ":max-depth", ":seconds-ms",
                             ":cpu-ms"};
     Root r(I, NIL);
-    r = I.cons(I.intern(":native"), I.cons(bool_value(I, s->native), r));
+    Root key(I, I.intern(":native"));   // interned before the cons it goes in front of is made
+    r = I.cons(bool_value(I, s->native), r);
+    r = I.cons(key, r);
     for (int i = 7; i >= 0; i--) {
         Root v(I, I.make_int(int64_t(vals[i])));
         r = I.cons(v, r);

@@ -271,6 +271,12 @@ void Interp::set_global(Value s, Value v) {
     as_symbol(s)->value = v;
 }
 
+void Interp::set_global(std::string_view name, Value v) {
+    Root rv(*this, v);
+    Value s = intern(name);
+    set_global(s, rv);
+}
+
 void Interp::defun_native(const char* name, NativeFn fn, int min, int max, const char* doc) {
     Native* n = heap.make<Native>();
     n->name = name;

@@ -121,6 +121,9 @@ public:
     std::string_view symbol_name(Value sym) const;
     Value global(Value sym) const;          // UNBOUND if none
     void set_global(Value sym, Value v);
+    // The same by name. Prefer it to set_global(intern(name), v): interning a
+    // new name allocates, and a v not rooted elsewhere could be collected.
+    void set_global(std::string_view name, Value v);
     void defun_native(const char* name, NativeFn fn, int min, int max, const char* doc);
     Value get_prop(Value sym, Value key);
     void put_prop(Value sym, Value key, Value v);

@@ -391,9 +391,9 @@ int run_main(Interp& I, const std::vector<std::string>& exprs, const std::vector
     {
         Root a(I, make_args(I, args));
         I.script_args = a;
-        I.set_global(I.intern("*args*"), a);
+        I.set_global("*args*", a);
         Value name = script.empty() ? NIL : I.make_string(script);
-        I.set_global(I.intern("*script*"), name);
+        I.set_global("*script*", name);
     }
     for (auto& f : preload) {
         if (!guarded(I, [&] { I.load_file(f); }, &exited, &code)) return code;
