@@ -102,6 +102,17 @@ static inline bool simple_call(Value fn, int nargs) {
     return as_closure(fn)->proto->simple_nargs == nargs;
 }
 
+// Link a call into the chain (for backtraces) and count it against the
+// depth limit and the C stack; undone by the caller when the call returns.
+[[gnu::always_inline]] static inline void link_call(Interp& I, ActiveCall& call) {
+    I.current_call = &call;
+    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
+        --I.depth;
+        I.current_call = call.prev;
+        I.stack_overflow();
+    }
+}
+
 // Enter a simple closure: link the call, run the body, and loop in the same
 // frame while it ends in a tail call of another simple closure (anything else
 // goes to run_frame). Inlined into the call nodes. `checked`: the caller has
@@ -110,12 +121,7 @@ template <bool checked = false>
 [[gnu::always_inline]] static inline Value enter_simple(Interp& I, Closure* c, Value* base, int nargs,
                                                          const SourcePos* site) {
     ActiveCall call{I.current_call, base, site};
-    I.current_call = &call;
-    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
-        --I.depth;
-        I.current_call = call.prev;
-        I.stack_overflow();
-    }
+    link_call(I, call);
     I.poll();
     Proto* p = c->proto;
     Value* end = base + p->frame_size;
@@ -155,12 +161,7 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
     Value fn = base[-1];
     if (simple_call(fn, nargs)) return enter_simple(I, as_closure(fn), base, nargs, site);
     ActiveCall call{I.current_call, base, site};
-    I.current_call = &call;
-    if (++I.depth > I.max_depth || reinterpret_cast<const char*>(&call) < I.cstack_limit) [[unlikely]] {
-        --I.depth;
-        I.current_call = call.prev;
-        I.stack_overflow();
-    }
+    link_call(I, call);
     I.poll();
     Value v = run_frame(I, base, nargs);
     I.sp = base - 1;
