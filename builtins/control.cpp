@@ -86,6 +86,38 @@ Value bi_gc(Interp& I, Value*, int) {
 }
 Value bi_gc_stats(Interp& I, Value*, int) { return gc_alist(I); }
 
+// (jit-stats): what the second tier (interp/jit.h) has done.
+Value bi_jit_stats(Interp& I, Value*, int) {
+    const JitStats& s = I.jit_stats;
+    Root l(I, NIL);
+    if (!s.unavailable.empty()) {
+        Value msg = I.make_string(s.unavailable);
+        l = I.cons(msg, l);
+        l = I.cons(I.intern("unavailable"), l);
+        l = I.cons(l, NIL);
+    }
+    struct { const char* k; uint64_t v; } items[] = {
+        {"compiled", s.compiled}, {"refused", s.refused}, {"failed", s.failed},
+        {"compile-ms", uint64_t(s.seconds * 1000)}, {"threshold", I.jit_threshold},
+    };
+    for (size_t i = sizeof(items) / sizeof(items[0]); i-- > 0;) {
+        Value e = alist_entry(I, items[i].k, items[i].v);
+        l = I.cons(e, l);
+    }
+    return l;
+}
+// (set-jit-threshold n): compile a function after n calls; 0 turns the JIT off.
+Value bi_set_jit_threshold(Interp& I, Value* a, int) {
+    I.jit_threshold = uint32_t(std::min<int64_t>(arg_index(I, "set-jit-threshold", a[0]), UINT32_MAX));
+    return a[0];
+}
+// (jit-compiled-p f): is the function f (or the function named f) running as machine code?
+Value bi_jit_compiled_p(Interp& I, Value* a, int) {
+    Value f = a[0];
+    if (is_obj(f) && as_obj(f)->type == Type::Symbol) f = as_symbol(f)->value;
+    return bool_value(I, is_closure(f) && as_closure(f)->proto->jit_state == 1);
+}
+
 double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -188,6 +220,9 @@ const BuiltinDef control_lib[] = {
     {"throw", bi_throw, 1, 2, "(throw tag [value]): return value from the innermost (catch tag ...)."},
     {"gc", bi_gc, 0, 0, "(gc): collect garbage now; returns statistics as an alist."},
     {"gc-stats", bi_gc_stats, 0, 0, "(gc-stats): the collector's statistics, without collecting."},
+    {"jit-stats", bi_jit_stats, 0, 0, "(jit-stats): functions compiled to machine code, refused, failed; compile time."},
+    {"set-jit-threshold", bi_set_jit_threshold, 1, 1, "(set-jit-threshold n): compile a function after n calls; 0: never."},
+    {"jit-compiled-p", bi_jit_compiled_p, 1, 1, "(jit-compiled-p f): t if f (or the function named f) runs as machine code."},
     {"%time", bi_time, 1, 1, "Internal: (time form) calls this with a thunk."},
     {"get-internal-real-time", bi_internal_real_time, 0, 0, "Microseconds on a monotonic clock."},
     {"runtime", bi_runtime, 0, 0, "(runtime): CPU milliseconds used by the process."},

@@ -69,3 +69,9 @@ extern "C" {
 }
 }
 #endif
+
+#if defined(LIPQ_ASAN_WRAP_THROW)
+// libgccjit (the JIT, interp/jit.cpp) keeps compiler state it never frees;
+// LeakSanitizer would report it at every exit of a process that compiled.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libgccjit.so\n"; }
+#endif

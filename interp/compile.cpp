@@ -21,7 +21,10 @@ void trace_proto(Tracer& t, Proto* p) {
     t.mark(p->source);
     t.mark(p->name_sym);
 }
-void delete_proto(Proto* p) { delete p; }
+void delete_proto(Proto* p) {
+    jit_release(p);
+    delete p;
+}
 size_t proto_bytes(Proto* p) {
     return sizeof(Proto) + p->nodes.size() * 64 + p->constants.capacity() * sizeof(Value);
 }

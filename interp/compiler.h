@@ -66,6 +66,15 @@ struct Proto : Obj {
     std::vector<std::unique_ptr<Node>> nodes;   // owns every node of this body
     std::vector<Value> constants;           // every Value the nodes refer to (GC roots)
     SourcePos pos;
+    // The second tier (jit.h): entries counted by the tree's call path, and
+    // once compiled, the direct entry point for compiled callers (it links
+    // the call, counts depth, polls, runs the body and its tail calls).
+    using JitEntry = Value (*)(Interp*, Value* base, const SourcePos* site);
+    uint32_t calls = 0;
+    uint8_t jit_state = 0;                  // 0 not tried, 1 compiled, 2 left to the tree
+    JitEntry jit_entry = nullptr;
+    void* jit_code = nullptr;               // owned: see jit_release
+    Node* tree_body = nullptr;              // the body before compilation
     Proto() : Obj(Type::Proto) {}
 };
 

@@ -124,6 +124,7 @@ template <bool checked = false>
     link_call(I, call);
     I.poll();
     Proto* p = c->proto;
+    if (++p->calls == I.jit_threshold) [[unlikely]] jit_compile(I, p);
     Value* end = base + p->frame_size;
     if (!checked && end > I.stack_hi) [[unlikely]] I.stack_overflow();
     Value v;
@@ -168,6 +169,17 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
     I.depth--;
     I.current_call = call.prev;
     return v;
+}
+
+Value finish_tail_call(Interp& I, Value* base) {
+    Value fn = I.tail_fn;
+    int nargs = I.tail_argc;
+    const Value* from = I.tail_args;   // above base: a forward copy is safe
+    for (int i = 0; i < nargs; i++) base[i] = from[i];
+    base[-1] = fn;
+    I.sp = base + nargs;
+    I.poll();
+    return run_frame(I, base, nargs);
 }
 
 // ---- constants and variables --------------------------------------------------------
@@ -297,7 +309,7 @@ static Value run_seq4(Node* n, Frame& f) {
     return ev(m->part[3], f);
 }
 SeqNode::SeqNode(std::vector<Node*> b, bool statements)
-    : Node(statements ? run_seq_stmt : run_seq), body(std::move(b)) {
+    : Node(statements ? run_seq_stmt : run_seq), body(std::move(b)), statements(statements) {
     if (!statements && body.size() >= 2 && body.size() <= 4) {
         for (size_t i = 0; i < body.size(); i++) part[i] = body[i];
         fn = body.size() == 2 ? run_seq2 : body.size() == 3 ? run_seq3 : run_seq4;
@@ -346,7 +358,8 @@ static bool test_or2(Node* n, Frame& f) {
     auto* m = static_cast<AndOrNode*>(n);
     return ev_test(m->a, f) || ev_test(m->b, f);
 }
-AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and) : Node(is_and ? run_and : run_or), parts(std::move(p)) {
+AndOrNode::AndOrNode(std::vector<Node*> p, bool is_and_)
+    : Node(is_and_ ? run_and : run_or), parts(std::move(p)), is_and(is_and_) {
     if (parts.size() == 2) {
         a = parts[0];
         b = parts[1];
@@ -494,6 +507,16 @@ static Value run_call_global_n(Node* n, Frame& f) {
     return enter_simple<true>(I, as_closure(fn), base, N, &m->pos);
 }
 
+Value call_prepared(Interp& I, Value* base, int nargs, const SourcePos* site) {
+    Value fn = base[-1];
+    if (is_native(fn)) {
+        Native* nat = as_native(fn);
+        if (nat->fn && nargs >= nat->min_args && (nat->max_args < 0 || nargs <= nat->max_args))
+            return call_builtin_linked(I, nat, base, nargs, site);
+    }
+    return invoke(I, base, nargs, site);
+}
+
 [[gnu::noinline]] static Value tail_call_other(CallGlobalN* m, Frame& f, Value fn) {
     if (fn == UNBOUND) undefined_function(*f.I, m->sym);
     return call_with(*f.I, f, fn, m->args, m->forms, &m->pos);
@@ -537,7 +560,7 @@ CallGlobalN::CallGlobalN(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p,
 }
 
 CallGlobal::CallGlobal(Symbol* s, std::vector<Node*> a, Value fm, SourcePos p, bool tail)
-    : Node(tail ? run_call_global_tail : run_call_global), sym(s), args(std::move(a)), forms(fm), pos(p) {}
+    : Node(tail ? run_call_global_tail : run_call_global), sym(s), args(std::move(a)), forms(fm), pos(p), tail(tail) {}
 
 static Value run_call_expr(Node* n, Frame& f) {
     auto* m = static_cast<CallExpr*>(n);
@@ -653,7 +676,8 @@ static Value run_go_throw(Node* n, Frame& f) {
     auto* m = static_cast<GoNode*>(n);
     throw NonLocalExit{NonLocalExit::Go, m->target, f.slots, m->label};
 }
-GoNode::GoNode(ProgNode* t, int l, bool signal) : Node(signal ? run_go_signal : run_go_throw), target(t), label(l) {}
+GoNode::GoNode(ProgNode* t, int l, bool sig)
+    : Node(sig ? run_go_signal : run_go_throw), target(t), label(l), signal(sig) {}
 
 static Value run_return_signal(Node* n, Frame& f) {
     auto* m = static_cast<ReturnNode*>(n);
@@ -669,8 +693,8 @@ static Value run_return_throw(Node* n, Frame& f) {
     f.I->in_flight = v;
     throw NonLocalExit{NonLocalExit::Return, m->target, f.slots, 0};
 }
-ReturnNode::ReturnNode(ProgNode* t, Node* v, bool signal)
-    : Node(signal ? run_return_signal : run_return_throw), target(t), val(v) {}
+ReturnNode::ReturnNode(ProgNode* t, Node* v, bool sig)
+    : Node(sig ? run_return_signal : run_return_throw), target(t), val(v), signal(sig) {}
 
 static Value run_while(Node* n, Frame& f) {
     auto* m = static_cast<WhileNode*>(n);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -149,6 +150,9 @@ size_t default_heap_limit() {
 Interp::Interp(const Settings& s) : heap(*this), settings(s) {
     heap.set_limit(s.heap_limit ? s.heap_limit : default_heap_limit());
     max_depth = s.max_depth;
+    jit_threshold = s.jit_threshold;
+    if (const char* j = std::getenv("LIPQ_JIT"); j && (j[0] == '0' || std::string_view(j) == "off")) jit_threshold = 0;
+    if (const char* j = std::getenv("LIPQ_JIT_THRESHOLD"); j && jit_threshold) jit_threshold = uint32_t(std::strtoul(j, nullptr, 10));
     stack_mapping_bytes_ = s.value_stack_slots * sizeof(Value);
     stack_mapping_ = mmap(nullptr, stack_mapping_bytes_, PROT_READ | PROT_WRITE,
                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

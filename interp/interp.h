@@ -10,6 +10,7 @@
 // Arguments of natives are on the value stack already.
 #pragma once
 #include "heap.h"
+#include "jit.h"
 #include "object.h"
 
 #include <atomic>
@@ -87,6 +88,10 @@ struct Settings {
     size_t value_stack_slots = 1u << 24;
     double time_limit_s = 0;        // 0: none
     uint64_t step_limit = 0;        // calls + loop iterations; 0: none
+    // Compile a simple function to machine code after this many calls
+    // (jit.h); 0: never. The environment's LIPQ_JIT=0 turns it off and
+    // LIPQ_JIT_THRESHOLD=N sets it.
+    uint32_t jit_threshold = 1000;
 };
 
 class Interp {
@@ -204,6 +209,10 @@ public:
     bool time_grace = false, step_grace = false;
     double time_limit_s = 0;
     uint64_t step_limit = 0;
+
+    // ---- the second tier (jit.h) ----
+    uint32_t jit_threshold = 0;
+    JitStats jit_stats;
 
     // ---- source positions (for error messages) ----
     std::vector<std::string> files{"<none>"};

@@ -23,6 +23,12 @@ struct ActiveCall {
 // Invoke the function at base[-1] on base[0..nargs) (I.sp == base + nargs).
 // Returns with I.sp == base - 1.
 Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site);
+// For compiled code (jit.cpp): call the function at base[-1] on base[0..nargs)
+// as a call node would (builtins directly, the rest through invoke).
+Value call_prepared(Interp& I, Value* base, int nargs, const SourcePos* site);
+// A body run in the frame at base returned TAILCALL: run the tail call (and
+// any it makes) in that frame, as the call loop does.
+Value finish_tail_call(Interp& I, Value* base);
 
 struct ConstNode : Node {
     Value v;
@@ -99,12 +105,14 @@ struct IfNode : Node {
 struct SeqNode : Node {          // progn in expression position
     std::vector<Node*> body;
     Node* part[4] = {};          // two to four parts (expression position): unrolled
+    bool statements;             // statement position: a SIGNAL from a part passes up
     explicit SeqNode(std::vector<Node*> b, bool statements);
 };
 
 struct AndOrNode : Node {
     std::vector<Node*> parts;
     Node *a = nullptr, *b = nullptr;   // two parts: unrolled
+    bool is_and;
     AndOrNode(std::vector<Node*> p, bool is_and);
 };
 
@@ -113,6 +121,7 @@ struct CallGlobal : Node {
     std::vector<Node*> args;
     Value forms;                 // the argument forms, for FEXPRs (DF)
     SourcePos pos;
+    bool tail;                   // returns TAILCALL for the enclosing call loop
     CallGlobal(Symbol* s, std::vector<Node*> a, Value f, SourcePos p, bool tail);
 };
 
@@ -192,12 +201,14 @@ struct ProgNode : Node {
 struct GoNode : Node {
     ProgNode* target;
     int label;
+    bool signal;                 // SIGNAL through statements (else a C++ exception)
     GoNode(ProgNode* t, int l, bool signal);
 };
 
 struct ReturnNode : Node {
     ProgNode* target;
     Node* val;
+    bool signal;
     ReturnNode(ProgNode* t, Node* v, bool signal);
 };
 

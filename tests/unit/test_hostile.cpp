@@ -100,7 +100,9 @@ TEST_CASE("hostile: a million open parentheses, in code and in data") {
     e = error_of(I, "(equal *deep* (read-from-string (prin1-to-string *deep*)))");
     CHECK((e.empty() || contains(e, "depth")));
     e = error_of(I, "(equal *deep* (copy-tree *deep*))");
-    CHECK((e.empty() || contains(e, "depth")));
+    INFO(e);
+    // copy-tree's own limit says "copy: structure nested too deeply".
+    CHECK((e.empty() || contains(e, "depth") || contains(e, "too deeply")));
     ev(I, "(setq *deep* nil)");
     CHECK(evs(I, "(+ 1 2)") == "3");
 }

@@ -1,0 +1,1098 @@
+// jit.cpp — the second tier: a hot function's node tree compiled by libgccjit.
+//
+// What a compiled function is. For a simple proto P (required parameters
+// only, none boxed, not a DF) two C functions are generated:
+//
+//   Value body(Interp* I, Value* base, Closure* self)
+//       runs P's body in the frame at base, exactly as ev(p->body) would;
+//       a JitBodyNode holding it replaces p->body, so every call path of the
+//       tree (call nodes, invoke, apply, tail-call loops) now runs it.
+//   Value entry(Interp* I, Value* base, const SourcePos* site)
+//       a whole call: link the ActiveCall, count depth and check the C stack,
+//       poll, run the body and any tail call it returns, unlink. Compiled
+//       callers call it directly (p->jit_entry); it is what makes a call
+//       cheap, since the node tree's indirect calls per node are gone.
+//
+// The rules the compiled code keeps, so that nothing observable changes:
+// - Values that must survive a possible collection live in value-stack
+//   slots: arguments and locals in the frame as before, and temporaries
+//   (an operand parked while the next is computed, a call's function and
+//   arguments) in slots above the frame, allocated at compile time like a
+//   stack. Before anything that may collect or call back (a helper, a
+//   callee, a tree node), I->sp is set just above the live slots. The
+//   collector does not move objects, so a value in a register stays valid
+//   as long as a slot holds it too.
+// - Every inline fast path is guarded as in prims.cpp (the symbol still holds
+//   the builtin, the operands are fixnums or pairs, no overflow); anything
+//   else calls the same slow path the tree uses, with the same results and
+//   errors. Globals are read at each call, so redefinition works.
+// - Whatever the compiler does not translate (closures, catch, special
+//   bindings, calls of computed functions ...) runs as a tree node called from
+//   the compiled code with a Frame on the same slots: any function the tree
+//   accepts is compiled, some parts of it simply stay interpreted.
+// - Errors are C++ exceptions thrown by the helpers; GCC emits unwind tables,
+//   so they pass through compiled frames to the same handlers as before, and
+//   the machine state is restored by the same MachineState snapshots.
+// - Calls poll for interrupts and budgets, and loops and go poll, as in the
+//   tree; depth and C-stack limits are checked per call.
+#include "jit.h"
+
+#include "nodes.h"
+
+#if !LIPQ_HAVE_GCCJIT
+// Built without libgccjit's header: every function stays in the node tree.
+namespace lipq {
+bool jit_available(Interp& I) {
+    I.jit_stats.unavailable = "built without libgccjit";
+    return false;
+}
+void jit_compile(Interp& I, Proto*) { I.jit_threshold = 0; }
+void jit_release(Proto*) {}
+} // namespace lipq
+#else
+
+#include <chrono>
+#include <cstdlib>
+#include <cstddef>
+#include <dlfcn.h>
+#include <libgccjit.h>
+#include <mutex>
+#include <pthread.h>
+#include <signal.h>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+
+namespace lipq {
+
+// ---- libgccjit, loaded on first use -----------------------------------------------
+
+#define LIPQ_GCCJIT_FUNCTIONS(X)                                                                      \
+    X(gcc_jit_context_acquire) X(gcc_jit_context_release) X(gcc_jit_context_set_int_option)           \
+    X(gcc_jit_context_set_bool_option) X(gcc_jit_context_set_bool_allow_unreachable_blocks) X(gcc_jit_context_set_bool_use_external_driver)           \
+    X(gcc_jit_context_add_command_line_option) X(gcc_jit_context_compile)                             \
+    X(gcc_jit_context_get_first_error) X(gcc_jit_result_get_code) X(gcc_jit_result_release)           \
+    X(gcc_jit_context_get_type) X(gcc_jit_type_get_pointer) X(gcc_jit_context_new_field)              \
+    X(gcc_jit_context_new_struct_type) X(gcc_jit_struct_as_type) X(gcc_jit_context_new_param)         \
+    X(gcc_jit_context_new_function) X(gcc_jit_context_new_function_ptr_type)                          \
+    X(gcc_jit_function_new_block) X(gcc_jit_function_new_local) X(gcc_jit_param_as_rvalue)            \
+    X(gcc_jit_lvalue_as_rvalue) X(gcc_jit_lvalue_access_field) X(gcc_jit_lvalue_get_address)          \
+    X(gcc_jit_rvalue_dereference) X(gcc_jit_context_new_rvalue_from_long)                             \
+    X(gcc_jit_context_new_rvalue_from_ptr) X(gcc_jit_context_new_binary_op)                           \
+    X(gcc_jit_context_new_comparison) X(gcc_jit_context_new_unary_op) X(gcc_jit_context_new_cast)     \
+    X(gcc_jit_context_new_bitcast) X(gcc_jit_context_new_call) X(gcc_jit_context_new_call_through_ptr) \
+    X(gcc_jit_block_add_assignment) X(gcc_jit_block_add_eval) X(gcc_jit_block_end_with_jump)          \
+    X(gcc_jit_block_end_with_conditional) X(gcc_jit_block_end_with_return)                            \
+    X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile)
+
+namespace {
+
+struct GccJit {
+#define LIPQ_DECLARE(f) decltype(&::f) f = nullptr;
+    LIPQ_GCCJIT_FUNCTIONS(LIPQ_DECLARE)
+#undef LIPQ_DECLARE
+    std::string error;   // empty: loaded
+};
+
+// One process-wide copy (read-only once loaded; libgccjit itself serialises
+// compilations), loaded under a once-flag.
+const GccJit& gccjit() {
+    static GccJit api;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        void* h = dlopen("libgccjit.so.0", RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+            const char* e = dlerror();
+            api.error = std::string("cannot load libgccjit.so.0 (") + (e ? e : "?") + ")";
+            return;
+        }
+#define LIPQ_LOAD(f)                                                       \
+    api.f = reinterpret_cast<decltype(&::f)>(dlsym(h, #f));                \
+    if (!api.f && api.error.empty()) api.error = "libgccjit lacks " #f;
+        LIPQ_GCCJIT_FUNCTIONS(LIPQ_LOAD)
+#undef LIPQ_LOAD
+    });
+    return api;
+}
+
+// ---- what compiled code calls ---------------------------------------------------------
+// Plain functions taking and returning words, so that the generated code can
+// declare them with integer types (Value is one word, returned in a register).
+
+Value h_poll(Interp* I) {
+    I->poll_slow();
+    return NIL;
+}
+Value h_call_overflow(Interp* I, ActiveCall* call) {
+    --I->depth;
+    I->current_call = call->prev;
+    I->stack_overflow();
+}
+Value h_stack_overflow(Interp* I) { I->stack_overflow(); }
+Value h_prim_slow(Interp* I, PrimNode* m, Value x, Value y, int64_t nargs) {
+    Value* base = I->sp + 1;
+    *I->sp++ = m->sym->value;
+    *I->sp++ = x;
+    if (nargs == 2) *I->sp++ = y;
+    return invoke(*I, base, int(nargs), &m->pos);
+}
+Value h_mul(Interp* I, PrimNode* m, Value x, Value y) {
+    int64_t s;
+    if (m->sym->value == m->expect && is_fixnum(x) && is_fixnum(y) &&
+        !__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &s) && fits_fixnum(s))
+        return make_fixnum(s);
+    return h_prim_slow(I, m, x, y, 2);
+}
+Value h_aref(Interp* I, PrimNode* m, Value x, Value y) {
+    if (m->sym->value == m->expect && is_vector(x) && is_fixnum(y)) {
+        int64_t k = fixnum_value(y);
+        Vector* v = as_vector(x);
+        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
+    }
+    return h_prim_slow(I, m, x, y, 2);
+}
+Value h_cons(Interp* I, Value x, Value y) { return I->cons(x, y); }
+Value h_call(Interp* I, Value* base, int64_t nargs, const SourcePos* site) {
+    return call_prepared(*I, base, int(nargs), site);
+}
+Value h_finish_tail(Interp* I, Value* base) { return finish_tail_call(*I, base); }
+
+// The body node that replaces a compiled proto's tree.
+struct JitBodyNode : Node {
+    using Body = Value (*)(Interp*, Value*, Closure*);
+    Body code;
+    static Value run(Node* n, Frame& f) { return static_cast<JitBodyNode*>(n)->code(f.I, f.slots, f.self); }
+    explicit JitBodyNode(Body b) : Node(run), code(b) {}
+};
+
+// A construct the compiler leaves to the tree for the whole function.
+struct Refuse {
+    const char* why;
+};
+
+// Which inline fast path a PrimNode's builtin has (by the builtin's name,
+// as in prims.cpp's table).
+enum class Op { None, Car, Cdr, Cadr, Cddr, Null, Consp, Atom, Add1, Sub1, Zerop, Cons, Eq, Eql,
+                Add, Sub, Mul, Lt, Gt, Le, Ge, NumEq, NumNe, Aref };
+Op prim_op(const std::string& n, bool two) {
+    static const std::unordered_map<std::string, Op> one_arg = {
+        {"car", Op::Car}, {"cdr", Op::Cdr}, {"cadr", Op::Cadr}, {"cddr", Op::Cddr}, {"null", Op::Null},
+        {"not", Op::Null}, {"consp", Op::Consp}, {"atom", Op::Atom}, {"1+", Op::Add1}, {"add1", Op::Add1},
+        {"1-", Op::Sub1}, {"sub1", Op::Sub1}, {"zerop", Op::Zerop}};
+    static const std::unordered_map<std::string, Op> two_args = {
+        {"cons", Op::Cons}, {"eq", Op::Eq}, {"eql", Op::Eql}, {"+", Op::Add}, {"plus", Op::Add},
+        {"-", Op::Sub}, {"difference", Op::Sub}, {"*", Op::Mul}, {"times", Op::Mul}, {"<", Op::Lt},
+        {"lessp", Op::Lt}, {">", Op::Gt}, {"greaterp", Op::Gt}, {"<=", Op::Le}, {">=", Op::Ge},
+        {"=", Op::NumEq}, {"/=", Op::NumNe}, {"aref", Op::Aref}, {"vref", Op::Aref}};
+    const auto& t = two ? two_args : one_arg;
+    auto it = t.find(n);
+    return it == t.end() ? Op::None : it->second;
+}
+bool is_comparison(Op op) {
+    return op == Op::Lt || op == Op::Gt || op == Op::Le || op == Op::Ge || op == Op::NumEq || op == Op::NumNe;
+}
+bool is_predicate(Op op) {
+    return is_comparison(op) || op == Op::Null || op == Op::Consp || op == Op::Atom || op == Op::Zerop ||
+           op == Op::Eq || op == Op::Eql;
+}
+
+// Nodes whose evaluation cannot collect (so an operand computed before them
+// needs no parking).
+bool cannot_collect(Node* n) {
+    return dynamic_cast<ConstNode*>(n) || dynamic_cast<LocalRef*>(n) || dynamic_cast<CapRef*>(n) ||
+           dynamic_cast<GlobalRef*>(n);
+}
+
+using RV = gcc_jit_rvalue*;
+using LV = gcc_jit_lvalue*;
+using BB = gcc_jit_block*;
+
+// libgccjit runs GCC's driver and compiler in this process, and they install
+// signal handlers of their own (GCC's driver answers SIGINT by deleting its
+// temporary files and killing the process; the compiler catches SIGSEGV) and
+// leave them there. So a compilation runs with every signal blocked in this
+// thread and every handler saved and put back afterwards; a Ctrl-C meanwhile
+// waits and then reaches lipq's own handler. The mutex keeps two interpreters'
+// compilations from restoring each other's view of the handlers.
+class SignalsKept {
+public:
+    SignalsKept() : lock_(mutex()) {
+        sigset_t all;
+        sigfillset(&all);
+        pthread_sigmask(SIG_BLOCK, &all, &mask_);
+        for (int s = 1; s < NSIG_KEPT; s++) sigaction(s, nullptr, &saved_[s]);
+    }
+    ~SignalsKept() {
+        for (int s = 1; s < NSIG_KEPT; s++)
+            if (s != SIGKILL && s != SIGSTOP) sigaction(s, &saved_[s], nullptr);
+        pthread_sigmask(SIG_SETMASK, &mask_, nullptr);
+    }
+private:
+    static constexpr int NSIG_KEPT = 32;   // the classic signals; GCC touches no real-time one
+    static std::mutex& mutex() {
+        static std::mutex m;
+        return m;
+    }
+    std::lock_guard<std::mutex> lock_;
+    sigset_t mask_;
+    struct sigaction saved_[NSIG_KEPT];
+};
+
+// ---- the translator ---------------------------------------------------------------------
+
+class Translator {
+public:
+    Translator(const GccJit& g, Interp& in, Proto* p) : g_(g), I_(in), P_(p) {}
+    ~Translator() {
+        if (cx_) g_.gcc_jit_context_release(cx_);
+    }
+
+    // Returns the compiled code or null (why in error()).
+    gcc_jit_result* translate(bool* refused);
+    std::string error;
+    JitBodyNode::Body body = nullptr;
+    Proto::JitEntry entry = nullptr;
+
+private:
+    const GccJit& g_;
+    Interp& I_;
+    Proto* P_;
+    gcc_jit_context* cx_ = nullptr;
+    gcc_jit_type *u64_ = nullptr, *i64_ = nullptr, *bool_ = nullptr, *u8_ = nullptr, *u16_ = nullptr,
+                 *i32_ = nullptr, *vptr_ = nullptr;
+    gcc_jit_type *frame_t_ = nullptr, *call_t_ = nullptr;
+    gcc_jit_field *frame_f_[3] = {}, *call_f_[3] = {};
+    gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr;
+    RV I_v_ = nullptr, base_ = nullptr, self_ = nullptr, frame_addr_ = nullptr;
+    LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
+    bool entry_mode_ = false;            // emitting the entry: ret() goes to exit_
+    BB exit_ = nullptr;
+    LV result_ = nullptr;
+    BB cur_ = nullptr, top_ = nullptr;   // cur_ null: the code here is unreachable
+    int temp_ = 0, max_temp_ = 0;        // temporaries: slots from P->frame_size on
+    int names_ = 0;
+    int nesting_ = 0;
+    static constexpr int MAX_NESTING = 400;
+    struct ProgInfo {
+        std::vector<BB> labels;
+        BB exit;
+        LV result;
+    };
+    std::unordered_map<ProgNode*, ProgInfo> progs_;
+    std::unordered_set<Node*> jumps_;   // go/return nodes translated to jumps
+
+    // -- building blocks --
+    std::string name(const char* k) { return std::string(k) + std::to_string(names_++); }
+    RV word(uint64_t x) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, u64_, long(x)); }
+    RV word(Value v) { return word(v.raw); }
+    RV ptr_word(const void* p) { return word(uint64_t(reinterpret_cast<uintptr_t>(p))); }
+    RV as_rv(LV l) { return g_.gcc_jit_lvalue_as_rvalue(l); }
+    LV local(gcc_jit_type* t, const char* k = "v") {
+        return g_.gcc_jit_function_new_local(fn_, nullptr, t, name(k).c_str());
+    }
+    // Every block must end in a jump or return, reachable or not: blocks are
+    // recorded, and those that translation left open (dead code after a go,
+    // a return or a tail call) end with a return at the end.
+    std::vector<BB> blocks_;
+    std::unordered_set<BB> ended_;
+    BB block(const char* k = "b") {
+        BB b = g_.gcc_jit_function_new_block(fn_, name(k).c_str());
+        blocks_.push_back(b);
+        return b;
+    }
+    // The function's value: returned from the body; in the entry, kept for
+    // the epilogue (a TAILCALL is run there).
+    void ret(RV v) {
+        if (!cur_) return;
+        if (entry_mode_) {
+            assign(result_, v);
+            jump(exit_);
+            return;
+        }
+        g_.gcc_jit_block_end_with_return(cur_, nullptr, v);
+        ended_.insert(cur_);
+        cur_ = nullptr;
+    }
+    RV bin(gcc_jit_binary_op op, RV a, RV b, gcc_jit_type* t = nullptr) {
+        return g_.gcc_jit_context_new_binary_op(cx_, nullptr, op, t ? t : u64_, a, b);
+    }
+    RV cmp(gcc_jit_comparison op, RV a, RV b) { return g_.gcc_jit_context_new_comparison(cx_, nullptr, op, a, b); }
+    RV signed_(RV a) { return g_.gcc_jit_context_new_bitcast(cx_, nullptr, a, i64_); }
+    RV land(RV a, RV b) { return bin(GCC_JIT_BINARY_OP_LOGICAL_AND, a, b, bool_); }
+    RV lnot(RV a) { return g_.gcc_jit_context_new_unary_op(cx_, nullptr, GCC_JIT_UNARY_OP_LOGICAL_NEGATE, bool_, a); }
+    RV eq(RV a, RV b) { return cmp(GCC_JIT_COMPARISON_EQ, a, b); }
+    RV ne(RV a, RV b) { return cmp(GCC_JIT_COMPARISON_NE, a, b); }
+    RV add(RV a, uint64_t k) { return bin(GCC_JIT_BINARY_OP_PLUS, a, word(k)); }
+    // The word of type t at address a + off.
+    LV mem(RV a, int64_t off, gcc_jit_type* t = nullptr) {
+        RV addr = off ? bin(GCC_JIT_BINARY_OP_PLUS, a, word(uint64_t(off))) : a;
+        RV p = g_.gcc_jit_context_new_bitcast(cx_, nullptr, addr, vptr_);
+        p = g_.gcc_jit_context_new_cast(cx_, nullptr, p, g_.gcc_jit_type_get_pointer(t ? t : u64_));
+        return g_.gcc_jit_rvalue_dereference(p, nullptr);
+    }
+    LV slot(int i) { return mem(base_, int64_t(i) * 8); }
+    LV field(RV obj, size_t off, gcc_jit_type* t = nullptr) { return mem(obj, int64_t(off), t); }
+    LV interp(size_t off, gcc_jit_type* t = nullptr) { return mem(I_v_, int64_t(off), t); }
+    // Materialise into a fresh local (so later stores cannot change it).
+    RV keep(RV v, gcc_jit_type* t = nullptr) {
+        LV l = local(t ? t : u64_);
+        assign(l, v);
+        return as_rv(l);
+    }
+    void assign(LV l, RV v) {
+        if (cur_) g_.gcc_jit_block_add_assignment(cur_, nullptr, l, v);
+    }
+    void eval(RV v) {
+        if (cur_) g_.gcc_jit_block_add_eval(cur_, nullptr, v);
+    }
+    void jump(BB to) {
+        if (cur_) {
+            g_.gcc_jit_block_end_with_jump(cur_, nullptr, to);
+            ended_.insert(cur_);
+        }
+        cur_ = nullptr;
+    }
+    void branch(RV c, BB yes, BB no) {
+        if (cur_) {
+            g_.gcc_jit_block_end_with_conditional(cur_, nullptr, c, yes, no);
+            ended_.insert(cur_);
+        }
+        cur_ = nullptr;
+    }
+    void end_open_blocks() {
+        for (BB b : blocks_)
+            if (!ended_.count(b)) {
+                g_.gcc_jit_block_end_with_return(b, nullptr, word(NIL));
+                ended_.insert(b);
+            }
+    }
+    // A call of a C++ function at a fixed address, all parameters words.
+    RV call(const void* f, std::initializer_list<RV> args, gcc_jit_type* ret = nullptr) {
+        std::vector<gcc_jit_type*> pt(args.size(), u64_);
+        gcc_jit_type* ft = g_.gcc_jit_context_new_function_ptr_type(cx_, nullptr, ret ? ret : u64_, int(pt.size()),
+                                                                    pt.data(), 0);
+        RV fp = g_.gcc_jit_context_new_rvalue_from_ptr(cx_, ft, const_cast<void*>(f));
+        std::vector<RV> a(args);
+        return g_.gcc_jit_context_new_call_through_ptr(cx_, nullptr, fp, int(a.size()), a.data());
+    }
+    RV call_word(RV fword, std::initializer_list<RV> args) {
+        std::vector<gcc_jit_type*> pt(args.size(), u64_);
+        gcc_jit_type* ft = g_.gcc_jit_context_new_function_ptr_type(cx_, nullptr, u64_, int(pt.size()), pt.data(), 0);
+        RV fp = g_.gcc_jit_context_new_bitcast(cx_, nullptr, fword, ft);
+        std::vector<RV> a(args);
+        return g_.gcc_jit_context_new_call_through_ptr(cx_, nullptr, fp, int(a.size()), a.data());
+    }
+    template <class F>
+    const void* fnaddr(F f) { return reinterpret_cast<const void*>(f); }
+
+    // I->sp = base + temp_ (everything below is live and initialised).
+    void set_sp() { assign(interp(offsetof(Interp, sp)), add(base_, uint64_t(temp_) * 8)); }
+    int push_temp() {
+        int t = temp_++;
+        if (temp_ > max_temp_) max_temp_ = temp_;
+        return t;
+    }
+    void poll() {
+        if (!cur_) return;
+        // volatile: interrupt() sets poll_count from a signal handler or another
+        // thread, and a loop without calls must still see it.
+        LV pc = interp(offsetof(Interp, poll_count), g_.gcc_jit_type_get_volatile(i32_));
+        RV n = keep(bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 1), i32_), i32_);
+        assign(pc, n);
+        BB slow = block("poll"), go = block("polled");
+        branch(cmp(GCC_JIT_COMPARISON_LE, n, g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 0)), slow, go);
+        cur_ = slow;
+        set_sp();
+        eval(call(fnaddr(h_poll), {I_v_}));
+        jump(go);
+        cur_ = go;
+    }
+
+    // -- the node tree --
+    RV expr(Node* n);
+    RV test(Node* n);   // a bool
+    RV fallback(Node* n);
+    void emit(gcc_jit_function* f, gcc_jit_param* const* params, bool entry);
+    RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
+    RV prim(PrimNode* m, bool want_test);
+    RV call_global(CallGlobal* m);
+    RV prog(ProgNode* m);
+    // ((fnv & 7) == 0 && fnv != 0): a headered object
+    RV is_obj_word(RV v) { return land(eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(7)), word(0)), ne(v, word(0))); }
+    RV is_pair_word(RV v) { return eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(3)), word(2)); }
+    RV is_fix_word(RV v) { return ne(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(1)), word(0)); }
+    RV truth(RV c) {   // bool -> t / nil
+        LV r = local(u64_);
+        BB y = block(), no = block(), join = block();
+        branch(c, y, no);
+        cur_ = y;
+        assign(r, word(I_.sym.t));
+        jump(join);
+        cur_ = no;
+        assign(r, word(NIL));
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+};
+
+RV Translator::fallback(Node* n) {
+    if (!cur_) return word(NIL);
+    set_sp();
+    assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[0]), base_);
+    assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[1]), self_);
+    assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[2]), I_v_);
+    return keep(call(fnaddr(n->fn), {ptr_word(n), frame_addr_}));
+}
+
+RV Translator::test(Node* n) {
+    if (!cur_) return eq(word(0), word(0));
+    if (auto* m = dynamic_cast<PrimNode*>(n)) {
+        Op op = prim_op(m->sym->name, m->b != nullptr);
+        if (is_predicate(op)) return prim(m, true);
+    }
+    if (auto* m = dynamic_cast<AndOrNode*>(n)) {
+        LV r = local(bool_);
+        BB join = block("andor");
+        for (size_t i = 0; i < m->parts.size(); i++) {
+            RV c = keep(test(m->parts[i]), bool_);
+            assign(r, c);
+            if (i + 1 == m->parts.size()) break;
+            BB next = block();
+            if (m->is_and) branch(c, next, join);
+            else branch(c, join, next);
+            cur_ = next;
+        }
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+    return keep(ne(expr(n), word(NIL)), bool_);
+}
+
+RV Translator::expr(Node* n) {
+    if (!cur_) return word(NIL);
+    // Deeply nested code stays in the tree (the translator recurses on the C stack).
+    struct Depth {
+        int& d;
+        explicit Depth(int& x) : d(x) {
+            if (++d > MAX_NESTING) throw Refuse{"nested too deeply"};
+        }
+        ~Depth() { --d; }
+    } depth(nesting_);
+    if (auto* m = dynamic_cast<ConstNode*>(n)) return word(m->v);
+    if (auto* m = dynamic_cast<LocalRef*>(n)) {
+        RV v = keep(as_rv(slot(m->slot)));
+        if (m->fn == LocalRef::boxed) v = keep(as_rv(field(v, offsetof(Box, v))));
+        return v;
+    }
+    if (auto* m = dynamic_cast<CapRef*>(n)) {
+        RV v = keep(as_rv(field(self_, offsetof(Closure, cap) + size_t(m->idx) * 8)));
+        if (m->fn == CapRef::boxed) v = keep(as_rv(field(v, offsetof(Box, v))));
+        return v;
+    }
+    if (auto* m = dynamic_cast<GlobalRef*>(n)) {
+        LV r = local(u64_);
+        assign(r, as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
+        BB unbound = block(), join = block();
+        branch(eq(as_rv(r), word(UNBOUND)), unbound, join);
+        cur_ = unbound;
+        assign(r, fallback(n));   // the tree's error
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+    if (auto* m = dynamic_cast<LocalSet*>(n)) {
+        RV v = expr(m->val);
+        if (m->fn == LocalSet::boxed) assign(field(as_rv(slot(m->slot)), offsetof(Box, v)), v);
+        else assign(slot(m->slot), v);
+        return v;
+    }
+    if (auto* m = dynamic_cast<Bind*>(n)) {
+        if (m->fn != Bind::plain) return fallback(n);
+        assign(slot(m->slot), m->val ? expr(m->val) : word(NIL));
+        return word(NIL);
+    }
+    if (auto* m = dynamic_cast<IfNode*>(n)) {
+        LV r = local(u64_);
+        BB a = block("then"), b = block("else"), join = block("fi");
+        branch(test(m->test), a, b);
+        cur_ = a;
+        assign(r, expr(m->then));
+        jump(join);
+        cur_ = b;
+        assign(r, expr(m->els));
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+    if (auto* m = dynamic_cast<IfTestNode*>(n)) {
+        LV r = local(u64_);
+        BB a = block("then"), b = block("else"), join = block("fi");
+        branch(test(m->cond), a, b);
+        cur_ = a;
+        assign(r, expr(m->then));
+        jump(join);
+        cur_ = b;
+        assign(r, expr(m->els));
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+    if (auto* m = dynamic_cast<SeqNode*>(n)) {
+        RV v = word(NIL);
+        for (Node* part : m->body) v = expr(part);
+        return v;
+    }
+    if (auto* m = dynamic_cast<AndOrNode*>(n)) {
+        LV r = local(u64_);
+        BB join = block("andor");
+        for (size_t i = 0; i < m->parts.size(); i++) {
+            if (i + 1 == m->parts.size()) {
+                assign(r, expr(m->parts[i]));   // the last part's value, whatever it is (a tail call too)
+                break;
+            }
+            BB next = block();
+            if (m->is_and) {
+                assign(r, word(NIL));
+                branch(test(m->parts[i]), next, join);
+            } else {
+                RV v = expr(m->parts[i]);
+                assign(r, v);
+                branch(ne(v, word(NIL)), join, next);
+            }
+            cur_ = next;
+        }
+        jump(join);
+        cur_ = join;
+        return as_rv(r);
+    }
+    if (auto* m = dynamic_cast<PrimNode*>(n)) return prim(m, false);
+    if (auto* m = dynamic_cast<CallGlobal*>(n)) return call_global(m);
+    if (auto* m = dynamic_cast<ProgNode*>(n)) {
+        if (m->fn != ProgNode::plain) return fallback(n);
+        return prog(m);
+    }
+    if (auto* m = dynamic_cast<GoNode*>(n)) {
+        auto it = progs_.find(m->target);
+        if (!m->signal || it == progs_.end()) return fallback(n);
+        jumps_.insert(n);
+        poll();
+        jump(it->second.labels.at(size_t(m->label)));
+        return word(NIL);
+    }
+    if (auto* m = dynamic_cast<ReturnNode*>(n)) {
+        auto it = progs_.find(m->target);
+        if (!m->signal || it == progs_.end()) return fallback(n);
+        jumps_.insert(n);
+        RV v = m->val ? expr(m->val) : word(NIL);
+        assign(it->second.result, v);
+        jump(it->second.exit);
+        return word(NIL);
+    }
+    if (auto* m = dynamic_cast<WhileNode*>(n)) {
+        BB head = block("while"), body = block("do"), done = block("done");
+        jump(head);
+        cur_ = head;
+        branch(test(m->test), body, done);
+        cur_ = body;
+        expr(m->body);
+        poll();
+        jump(head);
+        cur_ = done;
+        return word(NIL);
+    }
+    return fallback(n);
+}
+
+RV Translator::prog(ProgNode* m) {
+    ProgInfo& info = progs_[m];
+    info.exit = block("progexit");
+    info.result = local(u64_, "progval");
+    for (size_t i = 0; i < m->stmts.size(); i++) info.labels.push_back(block("label"));
+    for (Node* b : m->inits) expr(b);
+    for (size_t i = 0; i < m->stmts.size(); i++) {
+        jump(info.labels[i]);
+        cur_ = info.labels[i];
+        expr(m->stmts[i]);
+    }
+    assign(info.result, word(NIL));
+    jump(info.exit);
+    cur_ = info.exit;
+    return as_rv(info.result);
+}
+
+// The operation of a PrimNode: operands left to right, the guarded fast path,
+// else the builtin through h_prim_slow. want_test: return a bool (predicates).
+RV Translator::prim(PrimNode* m, bool want_test) {
+    Op op = prim_op(m->sym->name, m->b != nullptr);
+    if (op == Op::None) {
+        RV v = fallback(m);
+        return want_test ? keep(ne(v, word(NIL)), bool_) : v;
+    }
+    RV x = expr(m->a);
+    RV y = word(NIL);
+    if (m->b) {
+        bool park = !cannot_collect(m->b) && !dynamic_cast<ConstNode*>(m->a);
+        int t = 0;
+        if (park) {
+            t = push_temp();
+            assign(slot(t), x);
+        }
+        y = expr(m->b);
+        if (park) temp_ = t;
+    }
+    if (!cur_) return want_test ? eq(word(0), word(0)) : word(NIL);
+    RV ok = eq(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))), word(m->expect));
+    int nargs = m->b ? 2 : 1;
+    auto slow = [&]() { set_sp(); return call(fnaddr(h_prim_slow), {I_v_, ptr_word(m), x, y, word(uint64_t(nargs))}); };
+
+    if (is_predicate(op)) {
+        LV r = local(bool_);
+        BB fast = block("fast"), other = block("slow"), join = block("join");
+        RV guard = ok, c = nullptr;
+        switch (op) {
+        case Op::Null: c = eq(x, word(NIL)); break;
+        case Op::Consp: c = is_pair_word(x); break;
+        case Op::Atom: c = lnot(is_pair_word(x)); break;
+        case Op::Eq: c = eq(x, y); break;
+        case Op::Zerop: guard = land(ok, is_fix_word(x)); c = eq(x, word(make_fixnum(0))); break;
+        case Op::Eql:   // identical words; or two fixnums, not identical: false
+            guard = land(ok, bin(GCC_JIT_BINARY_OP_LOGICAL_OR, eq(x, y), land(is_fix_word(x), is_fix_word(y)), bool_));
+            c = eq(x, y);
+            break;
+        default: {
+            guard = land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y)));
+            gcc_jit_comparison k = op == Op::Lt ? GCC_JIT_COMPARISON_LT : op == Op::Gt ? GCC_JIT_COMPARISON_GT
+                                 : op == Op::Le ? GCC_JIT_COMPARISON_LE : op == Op::Ge ? GCC_JIT_COMPARISON_GE
+                                 : op == Op::NumEq ? GCC_JIT_COMPARISON_EQ : GCC_JIT_COMPARISON_NE;
+            c = cmp(k, signed_(x), signed_(y));   // the tagging keeps the order
+        }
+        }
+        branch(guard, fast, other);
+        cur_ = fast;
+        assign(r, c);
+        jump(join);
+        cur_ = other;
+        assign(r, ne(slow(), word(NIL)));
+        jump(join);
+        cur_ = join;
+        return want_test ? as_rv(r) : truth(as_rv(r));
+    }
+
+    LV r = local(u64_);
+    BB fast = block("fast"), other = block("slow"), join = block("join");
+    switch (op) {
+    case Op::Mul:
+        set_sp();
+        return keep(call(fnaddr(h_mul), {I_v_, ptr_word(m), x, y}));
+    case Op::Aref:
+        set_sp();
+        return keep(call(fnaddr(h_aref), {I_v_, ptr_word(m), x, y}));
+    case Op::Cons: {
+        branch(ok, fast, other);
+        cur_ = fast;
+        set_sp();
+        assign(r, call(fnaddr(h_cons), {I_v_, x, y}));
+        break;
+    }
+    case Op::Car: case Op::Cdr: case Op::Cadr: case Op::Cddr: {
+        RV addr = bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, word(~TAG_MASK));
+        if (op == Op::Car || op == Op::Cdr) {
+            // nil -> nil on the fast path too
+            BB pair = block("pair"), nilb = block("nil"), notnil = block();
+            branch(ok, notnil, other);
+            cur_ = notnil;
+            BB pairtest = block();
+            branch(eq(x, word(NIL)), nilb, pairtest);
+            cur_ = nilb;
+            assign(r, word(NIL));
+            jump(join);
+            cur_ = pairtest;
+            branch(is_pair_word(x), pair, other);
+            cur_ = pair;
+            assign(r, as_rv(field(addr, op == Op::Car ? 0 : 8)));
+            jump(join);
+            cur_ = other;
+            assign(r, slow());
+            jump(join);
+            // fast is unused
+            cur_ = fast;
+            jump(join);
+            cur_ = join;
+            return as_rv(r);
+        }
+        BB second = block();
+        branch(land(ok, is_pair_word(x)), second, other);
+        cur_ = second;
+        RV d = keep(as_rv(field(addr, 8)));
+        branch(is_pair_word(d), fast, other);
+        cur_ = fast;
+        RV daddr = bin(GCC_JIT_BINARY_OP_BITWISE_AND, d, word(~TAG_MASK));
+        assign(r, as_rv(field(daddr, op == Op::Cadr ? 0 : 8)));
+        break;
+    }
+    case Op::Add1: case Op::Sub1: {
+        // tagged: +-2; overflow of the word is "not a fixnum"
+        RV limit = op == Op::Add1 ? word(uint64_t(INT64_MAX - 2)) : word(uint64_t(INT64_MIN + 2));
+        RV inrange = op == Op::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(limit))
+                                    : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(limit));
+        branch(land(land(ok, is_fix_word(x)), inrange), fast, other);
+        cur_ = fast;
+        assign(r, bin(op == Op::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2)));
+        break;
+    }
+    case Op::Add: case Op::Sub: {
+        // x + (y-1) or x - (y-1) on the words; overflow by the sign rule
+        RV y1 = bin(GCC_JIT_BINARY_OP_MINUS, y, word(1));
+        RV s = keep(bin(op == Op::Add ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, y1));
+        RV ovf_bits = op == Op::Add
+            ? bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, y1, s))
+            : bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, y1), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s));
+        RV no_ovf = cmp(GCC_JIT_COMPARISON_GE, signed_(ovf_bits), g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, 0));
+        branch(land(land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y))), no_ovf), fast, other);
+        cur_ = fast;
+        assign(r, s);
+        break;
+    }
+    default: throw Refuse{"unknown primitive"};
+    }
+    jump(join);
+    cur_ = other;
+    assign(r, slow());
+    jump(join);
+    cur_ = join;
+    return as_rv(r);
+}
+
+// A call of a global. The function is read first (as the tree does); a
+// closure that is not a DF or a builtin gets its arguments computed here into
+// slots above the frame, then: this same function -> our own entry, called
+// directly; a compiled simple closure -> its entry; anything else ->
+// call_prepared. A DF, an unbound symbol or a non-function goes the tree way.
+// In tail position: a call of this function with its own arity becomes a
+// jump to the top; other closures return TAILCALL to the call loop.
+RV Translator::call_global(CallGlobal* m) {
+    int n = int(m->args.size());
+    RV fnv = keep(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
+    RV type = as_rv(field(fnv, offsetof(Obj, type), u8_));
+    RV flags = as_rv(field(fnv, offsetof(Obj, flags), u16_));
+    RV is_closure = eq(type, g_.gcc_jit_context_new_rvalue_from_long(cx_, u8_, long(Type::Closure)));
+    RV not_df = eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, flags, g_.gcc_jit_context_new_rvalue_from_long(cx_, u16_, CLOSURE_FEXPR), u16_),
+                   g_.gcc_jit_context_new_rvalue_from_long(cx_, u16_, 0));
+    RV is_native = eq(type, g_.gcc_jit_context_new_rvalue_from_long(cx_, u8_, long(Type::Native)));
+    LV r = local(u64_, "callval");
+    BB direct = block("call"), tree = block("treecall"), join = block("called"), checks = block();
+    // This function calling itself (the usual hot case) needs no further test.
+    branch(eq(fnv, self_), direct, checks);
+    cur_ = checks;
+    // A tail call of a builtin has nothing to gain from the trampoline: the tree does it.
+    RV ours = m->tail ? land(is_obj_word(fnv), land(is_closure, not_df))
+                      : land(is_obj_word(fnv), bin(GCC_JIT_BINARY_OP_LOGICAL_OR, is_native, land(is_closure, not_df), bool_));
+    branch(ours, direct, tree);
+
+    cur_ = tree;
+    RV tv = fallback(m);
+    if (m->tail) {
+        ret(tv);
+    } else {
+        assign(r, tv);
+        jump(join);
+    }
+
+    cur_ = direct;
+    int t = push_temp();   // the function, then the arguments: the callee's frame starts at t + 1
+    assign(slot(t), fnv);
+    for (Node* a : m->args) {
+        RV v = expr(a);          // first: its slot is not covered (nor written) until then
+        int s = push_temp();
+        assign(slot(s), v);
+    }
+    RV cbase = add(base_, uint64_t(t + 1) * 8);
+    bool own_arity = n == P_->nreq;
+    if (m->tail) {
+        if (own_arity) {
+            BB loop = block("selftail"), other = block("tail");
+            branch(eq(fnv, self_), loop, other);
+            cur_ = loop;
+            for (int i = 0; i < n; i++) assign(slot(i), as_rv(slot(t + 1 + i)));
+            for (int i = n; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+            temp_ = t;
+            poll();
+            jump(top_);
+            cur_ = other;
+        }
+        assign(interp(offsetof(Interp, tail_fn)), fnv);
+        assign(interp(offsetof(Interp, tail_args)), cbase);
+        assign(interp(offsetof(Interp, tail_argc), i32_), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n));
+        temp_ = t + 1 + n;
+        set_sp();
+        ret(word(TAILCALL));
+        temp_ = t;
+        return word(NIL);   // what follows a tail call is unreachable
+    }
+    temp_ = t + 1 + n;
+    set_sp();   // I->sp = cbase + n, as invoke expects
+    RV site = ptr_word(&m->pos);
+    BB self_call = block("self"), compiled = block("compiled"), generic = block("generic"), check = block();
+    if (own_arity) branch(eq(fnv, self_), self_call, check);
+    else jump(check);
+    cur_ = self_call;
+    if (own_arity) {
+        RV a[3] = {I_v_, cbase, site};
+        assign(r, g_.gcc_jit_context_new_call(cx_, nullptr, entry_fn_, 3, a));
+    }
+    jump(join);
+    cur_ = check;
+    // a compiled simple closure of this arity?
+    BB closure = block();
+    branch(is_closure, closure, generic);
+    cur_ = closure;
+    RV proto = keep(as_rv(field(fnv, offsetof(Closure, proto))));
+    RV entry_word = keep(as_rv(field(proto, offsetof(Proto, jit_entry))));
+    RV arity_ok = eq(as_rv(field(proto, offsetof(Proto, simple_nargs), i32_)), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n));
+    branch(land(arity_ok, ne(entry_word, word(0))), compiled, generic);
+    cur_ = compiled;
+    assign(r, call_word(entry_word, {I_v_, cbase, site}));
+    jump(join);
+    cur_ = generic;
+    assign(r, call(fnaddr(h_call), {I_v_, cbase, word(uint64_t(n)), site}));
+    jump(join);
+    temp_ = t;
+    cur_ = join;
+    return as_rv(r);
+}
+
+// One of the two functions: the body's code, preceded in the entry by the
+// call's bookkeeping and followed by its undoing (see the top of the file).
+// The tree is translated once per function, so the entry has the body inline.
+void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool entry) {
+    fn_ = f;
+    entry_mode_ = entry;
+    blocks_.clear();
+    progs_.clear();
+    jumps_.clear();
+    I_v_ = g_.gcc_jit_param_as_rvalue(params[0]);
+    base_ = g_.gcc_jit_param_as_rvalue(params[1]);
+    frame_ = local(frame_t_, "frame");
+    frame_addr_ = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(frame_, nullptr), u64_);
+    cur_ = block("prologue");
+    BB stack_check = nullptr;
+    LV call_rec = nullptr;
+    RV prev_call = nullptr;
+    if (entry) {
+        // Link the ActiveCall, count depth, check the C stack, poll.
+        RV site = g_.gcc_jit_param_as_rvalue(params[2]);
+        call_rec = local(call_t_, "call");
+        LV cc = interp(offsetof(Interp, current_call));
+        prev_call = keep(as_rv(cc));
+        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0]), prev_call);
+        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[1]), base_);
+        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2]), site);
+        RV call_addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(call_rec, nullptr), u64_);
+        assign(cc, call_addr);
+        LV depth = interp(offsetof(Interp, depth), i32_);
+        RV d = keep(bin(GCC_JIT_BINARY_OP_PLUS, as_rv(depth), int32(1), i32_), i32_);
+        assign(depth, d);
+        BB over = block("deep"), fine = block("ok");
+        RV too_deep = bin(GCC_JIT_BINARY_OP_LOGICAL_OR,
+                          cmp(GCC_JIT_COMPARISON_GT, d, as_rv(interp(offsetof(Interp, max_depth), i32_))),
+                          cmp(GCC_JIT_COMPARISON_LT, call_addr, as_rv(interp(offsetof(Interp, cstack_limit)))), bool_);
+        branch(too_deep, over, fine);
+        cur_ = over;
+        eval(call(fnaddr(h_call_overflow), {I_v_, call_addr}));
+        g_.gcc_jit_block_end_with_return(cur_, nullptr, word(NIL));
+        ended_.insert(cur_);
+        cur_ = fine;
+        temp_ = P_->nreq;   // I->sp is at the arguments' end, as the caller left it
+        poll();
+        self_ = keep(as_rv(mem(base_, -8)));
+        exit_ = block("exit");
+        result_ = local(u64_, "result");
+    } else {
+        self_ = g_.gcc_jit_param_as_rvalue(params[2]);
+    }
+    stack_check = cur_;
+    cur_ = nullptr;
+    top_ = block("top");
+    cur_ = top_;
+    temp_ = max_temp_ = P_->frame_size;
+    for (int i = P_->nreq; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+    ret(expr(P_->body));
+    // Every go/return aimed at a translated prog must have become a jump: one
+    // left inside a tree node would return SIGNAL to code that ignores it.
+    for (auto& node : P_->nodes) {
+        ProgNode* target = nullptr;
+        if (auto* gn = dynamic_cast<GoNode*>(node.get())) target = gn->target;
+        if (auto* rn = dynamic_cast<ReturnNode*>(node.get())) target = rn->target;
+        if (target && progs_.count(target) && !jumps_.count(node.get()))
+            throw Refuse{"a go or return inside an untranslated form"};
+    }
+    // The value-stack check covers the frame and every temporary.
+    cur_ = stack_check;
+    BB overflow = block("overflow"), fits = block();
+    RV end = add(base_, uint64_t(max_temp_ + 1) * 8);
+    branch(cmp(GCC_JIT_COMPARISON_GT, end, as_rv(interp(offsetof(Interp, stack_hi)))), overflow, fits);
+    cur_ = overflow;
+    eval(call(fnaddr(h_stack_overflow), {I_v_}));
+    ret(word(NIL));
+    cur_ = fits;
+    jump(top_);
+    if (entry) {
+        // The body's value, or its tail call run here; then unlink.
+        entry_mode_ = false;
+        cur_ = exit_;
+        BB tail = block("tailcall"), done = block("done");
+        branch(eq(as_rv(result_), word(TAILCALL)), tail, done);
+        cur_ = tail;
+        assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
+        jump(done);
+        cur_ = done;
+        assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
+        LV depth = interp(offsetof(Interp, depth), i32_);
+        assign(depth, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(depth), int32(1), i32_));
+        assign(interp(offsetof(Interp, current_call)), prev_call);
+        ret(as_rv(result_));
+    }
+    end_open_blocks();
+}
+
+gcc_jit_result* Translator::translate(bool* refused) {
+    *refused = false;
+    // GCC's time grows with the function: a huge one (a generated table, a
+    // long top-level form) stays in the tree.
+    if (P_->nodes.size() > 4000) {
+        *refused = true;
+        error = "too large";
+        return nullptr;
+    }
+    cx_ = g_.gcc_jit_context_acquire();
+    if (!cx_) {
+        error = "gcc_jit_context_acquire failed";
+        return nullptr;
+    }
+    g_.gcc_jit_context_set_int_option(cx_, GCC_JIT_INT_OPTION_OPTIMIZATION_LEVEL, 2);
+    g_.gcc_jit_context_set_bool_allow_unreachable_blocks(cx_, 1);
+    // The assembler and linker are run by the gcc command, not by GCC's driver
+    // inside this process: that one sets SIGINT to SIG_IGN for a moment, which
+    // throws away a Ctrl-C that is waiting (see SignalsKept).
+    g_.gcc_jit_context_set_bool_use_external_driver(cx_, 1);
+    // LIPQ_JIT_DUMP=1: print the generated assembly on stderr (for developers).
+    if (const char* d = std::getenv("LIPQ_JIT_DUMP"); d && d[0] == '1')
+        g_.gcc_jit_context_set_bool_option(cx_, GCC_JIT_BOOL_OPTION_DUMP_GENERATED_CODE, 1);
+    g_.gcc_jit_context_add_command_line_option(cx_, "-fexceptions");
+    g_.gcc_jit_context_add_command_line_option(cx_, "-fno-semantic-interposition");
+    u64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_LONG_LONG);
+    i64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_LONG_LONG);
+    i32_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_INT);
+    u8_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_CHAR);
+    u16_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_SHORT);
+    bool_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_BOOL);
+    vptr_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_VOID_PTR);
+    // struct Frame { Value* slots; Closure* self; Interp* I; } and
+    // struct ActiveCall { ActiveCall* prev; Value* base; const SourcePos* site; }, as words.
+    static_assert(sizeof(Frame) == 24 && offsetof(Frame, self) == 8 && offsetof(Frame, I) == 16);
+    static_assert(sizeof(ActiveCall) == 24 && offsetof(ActiveCall, base) == 8 && offsetof(ActiveCall, site) == 16);
+    const char* fnames[3] = {"slots", "self", "I"};
+    const char* cnames[3] = {"prev", "base", "site"};
+    for (int i = 0; i < 3; i++) {
+        frame_f_[i] = g_.gcc_jit_context_new_field(cx_, nullptr, u64_, fnames[i]);
+        call_f_[i] = g_.gcc_jit_context_new_field(cx_, nullptr, u64_, cnames[i]);
+    }
+    frame_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "Frame", 3, frame_f_));
+    call_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "ActiveCall", 3, call_f_));
+
+    gcc_jit_param* bp[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
+                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
+                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "self")};
+    gcc_jit_function* body_fn =
+        g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, "lipq_body", 3, bp, 0);
+    gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
+                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
+                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
+    entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, "lipq_entry", 3, ep, 0);
+    try {
+        emit(body_fn, bp, false);
+        emit(entry_fn_, ep, true);
+    } catch (Refuse& r) {
+        *refused = true;
+        error = r.why;
+        return nullptr;
+    }
+    gcc_jit_result* res;
+    {
+        SignalsKept kept;
+        res = g_.gcc_jit_context_compile(cx_);
+    }
+    if (!res) {
+        const char* e = g_.gcc_jit_context_get_first_error(cx_);
+        error = e ? e : "libgccjit: compilation failed";
+        return nullptr;
+    }
+    body = reinterpret_cast<JitBodyNode::Body>(g_.gcc_jit_result_get_code(res, "lipq_body"));
+    entry = reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, "lipq_entry"));
+    return res;
+}
+
+struct JitCode {
+    gcc_jit_result* result;
+};
+
+} // namespace
+
+bool jit_available(Interp& I) {
+    const GccJit& g = gccjit();
+    if (!g.error.empty()) {
+        I.jit_stats.unavailable = g.error;
+        return false;
+    }
+    return true;
+}
+
+void jit_compile(Interp& I, Proto* p) {
+    if (p->jit_state != 0 || I.jit_threshold == 0 || !p->simple) return;
+    p->jit_state = 2;
+    if (!jit_available(I)) {
+        I.jit_threshold = 0;   // do not ask again
+        return;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    Translator tr(gccjit(), I, p);
+    bool refused = false;
+    gcc_jit_result* res = nullptr;
+    try {
+        res = tr.translate(&refused);
+    } catch (std::exception& e) {
+        tr.error = e.what();
+    }
+    I.jit_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!res || !tr.body || !tr.entry) {
+        if (refused) I.jit_stats.refused++;
+        else I.jit_stats.failed++;
+        if (res) gccjit().gcc_jit_result_release(res);
+        return;
+    }
+    auto node = std::make_unique<JitBodyNode>(tr.body);
+    p->tree_body = p->body;
+    p->body = node.get();
+    p->nodes.push_back(std::move(node));
+    p->jit_code = new JitCode{res};
+    p->jit_entry = tr.entry;
+    p->jit_state = 1;
+    I.jit_stats.compiled++;
+}
+
+void jit_release(Proto* p) {
+    if (!p->jit_code) return;
+    auto* code = static_cast<JitCode*>(p->jit_code);
+    gccjit().gcc_jit_result_release(code->result);
+    delete code;
+    p->jit_code = nullptr;
+    p->jit_entry = nullptr;
+}
+
+} // namespace lipq
+#endif // LIPQ_HAVE_GCCJIT

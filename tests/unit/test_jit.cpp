@@ -1,0 +1,156 @@
+// test_jit.cpp — the second tier (interp/jit.h): functions compiled to
+// machine code must behave exactly as in the node tree — results, bignum
+// overflow, redefinition, errors with their backtrace, depth limits, tail
+// calls, prog loops, interrupts, and the collector (run under
+// LIPQ_GC_TORTURE=1 too: torture.jit). Each case compiles at the first call.
+#include <doctest/doctest.h>
+
+#include "interp/interp.h"
+#include "interp/printer.h"
+
+#include <string>
+#include <thread>
+
+using namespace lipq;
+
+namespace {
+
+Settings eager() {
+    Settings s;
+    s.jit_threshold = 1;
+    return s;
+}
+std::string evs(Interp& I, const std::string& src) {
+    Value v = I.eval_string(src, "<jit>");
+    Root r(I, v);
+    return prin1_to_string(I, v);
+}
+std::string error_of(Interp& I, const std::string& src) {
+    try {
+        I.eval_string(src, "<jit>");
+    } catch (LispError& e) {
+        return e.what();
+    }
+    return "";
+}
+bool have_jit(Interp& I) {
+    if (jit_available(I)) return true;
+    MESSAGE("no JIT here: " << I.jit_stats.unavailable);
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("jit: compiled functions compute what the tree computes") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    evs(I, "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))");
+    CHECK(evs(I, "(fib 20)") == "6765");
+    CHECK(evs(I, "(jit-compiled-p 'fib)") == "t");
+    // Bignums: the fixnum fast path overflows into the builtin.
+    evs(I, "(defun twice (x) (+ x x))");
+    CHECK(evs(I, "(twice 4611686018427387903)") == "9223372036854775806");
+    CHECK(evs(I, "(twice (twice (expt 2 70)))") == evs(I, "(expt 2 72)"));
+    evs(I, "(defun dec (x) (1- x))");
+    CHECK(evs(I, "(dec -4611686018427387904)") == "-4611686018427387905");
+    CHECK(evs(I, "(jit-compiled-p 'twice)") == "t");
+    // Lists, predicates, let, setq, while, dolist (prog/go), cond, and/or.
+    evs(I, "(defun count-odd (l) (let ((c 0)) (dolist (x l) (when (and (numberp x) (oddp x)) (setq c (1+ c)))) c))");
+    CHECK(evs(I, "(count-odd '(1 2 3 a 5 (7)))") == "3");
+    evs(I, "(defun rev (l) (let ((r nil)) (while l (setq r (cons (car l) r)) (setq l (cdr l))) r))");
+    CHECK(evs(I, "(rev '(1 2 3))") == "(3 2 1)");
+    evs(I, "(defun classify (x) (cond ((null x) 'empty) ((atom x) 'atom) ((eq (car x) 'q) 'quote) (t 'list)))");
+    CHECK(evs(I, "(list (classify nil) (classify 3) (classify '(q 1)) (classify '(1)))") == "(empty atom quote list)");
+    evs(I, "(defun first-big (l) (prog () top (cond ((null l) (return nil)) ((> (car l) 10) (return (car l)))) (setq l (cdr l)) (go top)))");
+    CHECK(evs(I, "(first-big '(1 5 30 2))") == "30");
+    CHECK(evs(I, "(first-big '(1 5))") == "nil");
+    // A closure inside a compiled function stays in the tree and still works.
+    evs(I, "(defun adder (n) (mapcar (lambda (x) (+ x n)) '(1 2 3)))");
+    CHECK(evs(I, "(adder 10)") == "(11 12 13)");
+    CHECK(evs(I, "(jit-compiled-p 'adder)") == "t");
+}
+
+TEST_CASE("jit: redefinition, tail calls and deep recursion") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    evs(I, "(defun g (x) (* x 2))");
+    evs(I, "(defun f (x) (+ (g x) 1))");
+    CHECK(evs(I, "(f 5)") == "11");
+    evs(I, "(defun g (x) (* x 3))");
+    CHECK(evs(I, "(f 5)") == "16");
+    // car redefined under compiled code: the builtin check sees it.
+    evs(I, "(defun second-of (l) (car (cdr l)))");
+    CHECK(evs(I, "(second-of '(1 2 3))") == "2");
+    // Mutual tail recursion a million deep runs in constant stack.
+    evs(I, "(defun ev? (n) (if (= n 0) t (od? (- n 1))))");
+    evs(I, "(defun od? (n) (if (= n 0) nil (ev? (- n 1))))");
+    CHECK(evs(I, "(ev? 1000000)") == "t");
+    // A self tail call is a loop.
+    evs(I, "(defun spin (n acc) (if (= n 0) acc (spin (- n 1) (+ acc 1))))");
+    CHECK(evs(I, "(spin 3000000 0)") == "3000000");
+    // Deep non-tail recursion: the depth limit, then the interpreter goes on.
+    evs(I, "(defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))");
+    CHECK(evs(I, "(deep 10000)") == "10000");
+    CHECK(error_of(I, "(deep 100000000)").find("stack depth exceeded") != std::string::npos);
+    CHECK(I.depth == 0);
+    CHECK(evs(I, "(deep 100)") == "100");
+}
+
+TEST_CASE("jit: errors in compiled code carry message, place and backtrace") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    evs(I, "(defun head (x) (car x))");
+    evs(I, "(defun use (x) (list (head x)))");
+    CHECK(evs(I, "(use '(7))") == "(7)");
+    CHECK(evs(I, "(jit-compiled-p 'use)") == "t");
+    try {
+        I.eval_string("(use 5)", "<jit>");
+        FAIL("no error");
+    } catch (LispError& e) {
+        CHECK(std::string(e.what()).find("car: not a list: 5") != std::string::npos);
+        std::string bt;
+        for (auto& line : e.backtrace) bt += line + "\n";
+        CHECK(bt.find("head") != std::string::npos);
+        CHECK(bt.find("use") != std::string::npos);
+    }
+    CHECK(I.sp - I.stack_lo < 64);
+    CHECK(evs(I, "(errset (use 5) nil)") == "nil");
+    evs(I, "(defun undefined-call (x) (no-such-function x))");
+    CHECK(error_of(I, "(undefined-call 1)").find("undefined function: no-such-function") != std::string::npos);
+}
+
+TEST_CASE("jit: a compiled loop is interrupted, and the collector sees its values") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    evs(I, "(defun forever (n) (forever (+ n 1)))");
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        I.interrupt();
+    });
+    bool interrupted = false;
+    try {
+        I.eval_string("(forever 0)", "<jit>");
+    } catch (Interrupted&) {
+        interrupted = true;
+    }
+    t.join();
+    I.interrupt_flag.store(false);
+    CHECK(interrupted);
+    CHECK(evs(I, "(jit-compiled-p 'forever)") == "t");
+    // Values parked by compiled code survive collections in between.
+    evs(I, "(defun build (n) (if (= n 0) nil (cons (list n (* n n)) (build (- n 1)))))");
+    evs(I, "(defun total (l) (if (null l) 0 (+ (cadr (car l)) (total (cdr l)))))");
+    CHECK(evs(I, "(total (build 300))") == "9045050");
+    I.heap.collect();
+    CHECK(evs(I, "(length (build 1000))") == "1000");
+}
+
+TEST_CASE("jit: set-jit-threshold 0 keeps new functions in the tree") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    evs(I, "(set-jit-threshold 0)");
+    evs(I, "(defun sq (x) (* x x))");
+    CHECK(evs(I, "(sq 9)") == "81");
+    CHECK(evs(I, "(jit-compiled-p 'sq)") == "nil");
+    CHECK(evs(I, "(cdr (assoc 'threshold (jit-stats)))") == "0");
+}
