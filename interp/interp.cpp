@@ -31,7 +31,11 @@ void LispError::add_frame(std::string f) {
 std::vector<std::string> Interp::backtrace(size_t max_frames) {
     std::vector<std::string> out;
     size_t n = 0;
-    for (ActiveCall* c = current_call; c; c = c->prev, n++) {
+    for (ActiveCall* c = current_call; c; c = c->prev) {
+        // Compiled code entered from the tree links the same activation again,
+        // without a site (jit.cpp, JitBodyNode): one line is enough.
+        if (!c->site && c->prev && c->prev->base == c->base) continue;
+        n++;
         if (out.size() >= max_frames) continue;
         Value fn = c->base[-1];
         std::string name;

@@ -160,12 +160,14 @@ Value h_call(Interp* I, Value* base, int64_t nargs, const SourcePos* site) {
 }
 Value h_finish_tail(Interp* I, Value* base) { return finish_tail_call(*I, base); }
 
-// The body node that replaces a compiled proto's tree.
+// The body node that replaces a compiled proto's tree: the tree's call path
+// has linked the call already, so the entry's own ActiveCall (same base, no
+// site) is a duplicate that Interp::backtrace leaves out; the depth counts
+// one more at such a crossing from the tree into compiled code.
 struct JitBodyNode : Node {
-    using Body = Value (*)(Interp*, Value*, Closure*);
-    Body code;
-    static Value run(Node* n, Frame& f) { return static_cast<JitBodyNode*>(n)->code(f.I, f.slots, f.self); }
-    explicit JitBodyNode(Body b) : Node(run), code(b) {}
+    Proto::JitEntry code;
+    static Value run(Node* n, Frame& f) { return static_cast<JitBodyNode*>(n)->code(f.I, f.slots, nullptr); }
+    explicit JitBodyNode(Proto::JitEntry e) : Node(run), code(e) {}
 };
 
 // A construct the compiler leaves to the tree for the whole function.
@@ -253,7 +255,6 @@ public:
     // Returns the compiled code or null (why in error()).
     gcc_jit_result* translate(bool* refused);
     std::string error;
-    JitBodyNode::Body body = nullptr;
     Proto::JitEntry entry = nullptr;
 
 private:
@@ -267,6 +268,7 @@ private:
     gcc_jit_field *frame_f_[3] = {}, *call_f_[3] = {};
     gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr;
     RV I_v_ = nullptr, base_ = nullptr, self_ = nullptr, frame_addr_ = nullptr;
+    RV site_ = nullptr;
     LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
     bool entry_mode_ = false;            // emitting the entry: ret() goes to exit_
     BB exit_ = nullptr;
@@ -885,7 +887,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool en
     RV prev_call = nullptr;
     if (entry) {
         // Link the ActiveCall, count depth, check the C stack, poll.
-        RV site = g_.gcc_jit_param_as_rvalue(params[2]);
+        RV site = site_ = g_.gcc_jit_param_as_rvalue(params[2]);
         call_rec = local(call_t_, "call");
         LV cc = interp(offsetof(Interp, current_call));
         prev_call = keep(as_rv(cc));
@@ -946,7 +948,10 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool en
         entry_mode_ = false;
         cur_ = exit_;
         BB tail = block("tailcall"), done = block("done");
-        branch(eq(as_rv(result_), word(TAILCALL)), tail, done);
+        // Entered from the tree (no site), a tail call goes back to the tree's
+        // call loop, which runs it in this frame; called from compiled code,
+        // it is run here.
+        branch(land(eq(as_rv(result_), word(TAILCALL)), ne(site_, word(0))), tail, done);
         cur_ = tail;
         assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
         jump(done);
@@ -974,7 +979,7 @@ gcc_jit_result* Translator::translate(bool* refused) {
         error = "gcc_jit_context_acquire failed";
         return nullptr;
     }
-    g_.gcc_jit_context_set_int_option(cx_, GCC_JIT_INT_OPTION_OPTIMIZATION_LEVEL, 2);
+    g_.gcc_jit_context_set_int_option(cx_, GCC_JIT_INT_OPTION_OPTIMIZATION_LEVEL, 1);
     g_.gcc_jit_context_set_bool_allow_unreachable_blocks(cx_, 1);
     // The assembler and linker are run by the gcc command, not by GCC's driver
     // inside this process: that one sets SIGINT to SIG_IGN for a moment, which
@@ -1005,17 +1010,11 @@ gcc_jit_result* Translator::translate(bool* refused) {
     frame_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "Frame", 3, frame_f_));
     call_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "ActiveCall", 3, call_f_));
 
-    gcc_jit_param* bp[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
-                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
-                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "self")};
-    gcc_jit_function* body_fn =
-        g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, "lipq_body", 3, bp, 0);
     gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
                             g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
                             g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
     entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, "lipq_entry", 3, ep, 0);
     try {
-        emit(body_fn, bp, false);
         emit(entry_fn_, ep, true);
     } catch (Refuse& r) {
         *refused = true;
@@ -1032,7 +1031,6 @@ gcc_jit_result* Translator::translate(bool* refused) {
         error = e ? e : "libgccjit: compilation failed";
         return nullptr;
     }
-    body = reinterpret_cast<JitBodyNode::Body>(g_.gcc_jit_result_get_code(res, "lipq_body"));
     entry = reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, "lipq_entry"));
     return res;
 }
@@ -1069,13 +1067,13 @@ void jit_compile(Interp& I, Proto* p) {
         tr.error = e.what();
     }
     I.jit_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res || !tr.body || !tr.entry) {
+    if (!res || !tr.entry) {
         if (refused) I.jit_stats.refused++;
         else I.jit_stats.failed++;
         if (res) gccjit().gcc_jit_result_release(res);
         return;
     }
-    auto node = std::make_unique<JitBodyNode>(tr.body);
+    auto node = std::make_unique<JitBodyNode>(tr.entry);
     p->tree_body = p->body;
     p->body = node.get();
     p->nodes.push_back(std::move(node));
