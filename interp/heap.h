@@ -72,6 +72,11 @@ public:
         return Value(reinterpret_cast<uint64_t>(c) | TAG_CONS);
     }
     Value quad(Value a, Value b, Value c, Value d);   // car, cbr, ccr, cdr
+    // Every headered object, newest first (the JIT looks for warm functions).
+    template <class F>
+    void for_each_object(F f) const {
+        for (Obj* o = objects_; o; o = o->next) f(o);
+    }
 
     // Allocate a headered object. The object is built first, then (if a
     // collection is due) it is kept alive through it, so Values passed to the

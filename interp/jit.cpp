@@ -247,20 +247,22 @@ private:
 
 class Translator {
 public:
-    Translator(const GccJit& g, Interp& in, Proto* p) : g_(g), I_(in), P_(p) {}
+    Translator(const GccJit& g, Interp& in, std::vector<Proto*> ps) : g_(g), I_(in), batch_(std::move(ps)) {}
     ~Translator() {
         if (cx_) g_.gcc_jit_context_release(cx_);
     }
 
-    // Returns the compiled code or null (why in error()).
-    gcc_jit_result* translate(bool* refused);
+    // Compiles every proto of the batch in one GCC run; returns the code or
+    // null (why in error; refused: the index of a proto left to the tree).
+    gcc_jit_result* translate(int* refused);
     std::string error;
-    Proto::JitEntry entry = nullptr;
+    std::vector<Proto::JitEntry> entries;
 
 private:
     const GccJit& g_;
     Interp& I_;
-    Proto* P_;
+    std::vector<Proto*> batch_;
+    Proto* P_ = nullptr;   // the one being translated
     gcc_jit_context* cx_ = nullptr;
     gcc_jit_type *u64_ = nullptr, *i64_ = nullptr, *bool_ = nullptr, *u8_ = nullptr, *u16_ = nullptr,
                  *i32_ = nullptr, *vptr_ = nullptr;
@@ -877,6 +879,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool en
     blocks_.clear();
     progs_.clear();
     jumps_.clear();
+    nesting_ = 0;
     I_v_ = g_.gcc_jit_param_as_rvalue(params[0]);
     base_ = g_.gcc_jit_param_as_rvalue(params[1]);
     frame_ = local(frame_t_, "frame");
@@ -965,15 +968,16 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool en
     end_open_blocks();
 }
 
-gcc_jit_result* Translator::translate(bool* refused) {
-    *refused = false;
+gcc_jit_result* Translator::translate(int* refused) {
+    *refused = -1;
     // GCC's time grows with the function: a huge one (a generated table, a
     // long top-level form) stays in the tree.
-    if (P_->nodes.size() > 4000) {
-        *refused = true;
-        error = "too large";
-        return nullptr;
-    }
+    for (size_t k = 0; k < batch_.size(); k++)
+        if (batch_[k]->nodes.size() > 4000) {
+            *refused = int(k);
+            error = "too large";
+            return nullptr;
+        }
     cx_ = g_.gcc_jit_context_acquire();
     if (!cx_) {
         error = "gcc_jit_context_acquire failed";
@@ -1010,16 +1014,20 @@ gcc_jit_result* Translator::translate(bool* refused) {
     frame_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "Frame", 3, frame_f_));
     call_t_ = g_.gcc_jit_struct_as_type(g_.gcc_jit_context_new_struct_type(cx_, nullptr, "ActiveCall", 3, call_f_));
 
-    gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
-                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
-                            g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
-    entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, "lipq_entry", 3, ep, 0);
-    try {
-        emit(entry_fn_, ep, true);
-    } catch (Refuse& r) {
-        *refused = true;
-        error = r.why;
-        return nullptr;
+    for (size_t k = 0; k < batch_.size(); k++) {
+        P_ = batch_[k];
+        gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
+                                g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
+                                g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
+        std::string fname = "lipq_entry_" + std::to_string(k);
+        entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, fname.c_str(), 3, ep, 0);
+        try {
+            emit(entry_fn_, ep, true);
+        } catch (Refuse& r) {
+            *refused = int(k);
+            error = r.why;
+            return nullptr;
+        }
     }
     gcc_jit_result* res;
     {
@@ -1031,12 +1039,17 @@ gcc_jit_result* Translator::translate(bool* refused) {
         error = e ? e : "libgccjit: compilation failed";
         return nullptr;
     }
-    entry = reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, "lipq_entry"));
+    for (size_t k = 0; k < batch_.size(); k++) {
+        std::string fname = "lipq_entry_" + std::to_string(k);
+        entries.push_back(reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, fname.c_str())));
+    }
     return res;
 }
 
+// The code of one GCC run, shared by the protos compiled in it.
 struct JitCode {
     gcc_jit_result* result;
+    int users;
 };
 
 } // namespace
@@ -1050,44 +1063,84 @@ bool jit_available(Interp& I) {
     return true;
 }
 
+// A GCC run costs 50-100 ms whatever it compiles (the gcc, as and ld
+// processes dominate), so the function that got hot takes along the other
+// simple functions already warm (a quarter of the threshold), up to 16.
+static std::vector<Proto*> batch_for(Interp& I, Proto* hot) {
+    std::vector<Proto*> batch{hot};
+    uint32_t warm = std::max<uint32_t>(1, I.jit_threshold / 4);
+    I.heap.for_each_object([&](Obj* o) {
+        if (o->type != Type::Proto || batch.size() >= 16) return;
+        auto* q = static_cast<Proto*>(o);
+        if (q != hot && q->simple && q->jit_state == 0 && q->calls >= warm) batch.push_back(q);
+    });
+    return batch;
+}
+
 void jit_compile(Interp& I, Proto* p) {
     if (p->jit_state != 0 || I.jit_threshold == 0 || !p->simple) return;
-    p->jit_state = 2;
     if (!jit_available(I)) {
+        p->jit_state = 2;
         I.jit_threshold = 0;   // do not ask again
         return;
     }
     auto t0 = std::chrono::steady_clock::now();
-    Translator tr(gccjit(), I, p);
-    bool refused = false;
+    std::vector<Proto*> batch = batch_for(I, p);
+    for (Proto* q : batch) q->jit_state = 2;   // tried (1 once installed)
     gcc_jit_result* res = nullptr;
-    try {
-        res = tr.translate(&refused);
-    } catch (std::exception& e) {
-        tr.error = e.what();
+    std::vector<Proto::JitEntry> entries;
+    // A proto the translator refuses leaves the batch, and the rest is tried again.
+    while (!batch.empty()) {
+        Translator tr(gccjit(), I, batch);
+        int refused = -1;
+        try {
+            res = tr.translate(&refused);
+        } catch (std::exception& e) {
+            tr.error = e.what();
+        }
+        if (res && tr.entries.size() == batch.size()) {
+            entries = tr.entries;
+            break;
+        }
+        if (res) gccjit().gcc_jit_result_release(res);
+        res = nullptr;
+        if (refused < 0) {   // libgccjit failed: the whole batch stays in the tree
+            I.jit_stats.failed += batch.size();
+            batch.clear();
+            break;
+        }
+        I.jit_stats.refused++;
+        batch.erase(batch.begin() + refused);
     }
     I.jit_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res || !tr.entry) {
-        if (refused) I.jit_stats.refused++;
-        else I.jit_stats.failed++;
-        if (res) gccjit().gcc_jit_result_release(res);
-        return;
+    if (!res) return;
+    auto* code = new JitCode{res, 0};
+    for (size_t k = 0; k < batch.size(); k++) {
+        Proto* q = batch[k];
+        if (!entries[k]) continue;
+        auto node = std::make_unique<JitBodyNode>(entries[k]);
+        q->tree_body = q->body;
+        q->body = node.get();
+        q->nodes.push_back(std::move(node));
+        q->jit_code = code;
+        code->users++;
+        q->jit_entry = entries[k];
+        q->jit_state = 1;
+        I.jit_stats.compiled++;
     }
-    auto node = std::make_unique<JitBodyNode>(tr.entry);
-    p->tree_body = p->body;
-    p->body = node.get();
-    p->nodes.push_back(std::move(node));
-    p->jit_code = new JitCode{res};
-    p->jit_entry = tr.entry;
-    p->jit_state = 1;
-    I.jit_stats.compiled++;
+    if (code->users == 0) {
+        gccjit().gcc_jit_result_release(res);
+        delete code;
+    }
 }
 
 void jit_release(Proto* p) {
     if (!p->jit_code) return;
     auto* code = static_cast<JitCode*>(p->jit_code);
-    gccjit().gcc_jit_result_release(code->result);
-    delete code;
+    if (--code->users == 0) {
+        gccjit().gcc_jit_result_release(code->result);
+        delete code;
+    }
     p->jit_code = nullptr;
     p->jit_entry = nullptr;
 }
