@@ -72,7 +72,7 @@ namespace lipq {
 
 #define LIPQ_GCCJIT_FUNCTIONS(X)                                                                      \
     X(gcc_jit_context_acquire) X(gcc_jit_context_release) X(gcc_jit_context_set_int_option)           \
-    X(gcc_jit_context_set_bool_option) X(gcc_jit_context_set_bool_allow_unreachable_blocks) X(gcc_jit_context_set_bool_use_external_driver)           \
+    X(gcc_jit_context_set_bool_option) X(gcc_jit_context_set_bool_allow_unreachable_blocks) X(gcc_jit_context_set_bool_use_external_driver) X(gcc_jit_context_set_bool_print_errors_to_stderr)           \
     X(gcc_jit_context_add_command_line_option) X(gcc_jit_context_compile)                             \
     X(gcc_jit_context_get_first_error) X(gcc_jit_result_get_code) X(gcc_jit_result_release)           \
     X(gcc_jit_context_get_type) X(gcc_jit_type_get_pointer) X(gcc_jit_context_new_field)              \
@@ -989,6 +989,7 @@ gcc_jit_result* Translator::translate(int* refused) {
     // inside this process: that one sets SIGINT to SIG_IGN for a moment, which
     // throws away a Ctrl-C that is waiting (see SignalsKept).
     g_.gcc_jit_context_set_bool_use_external_driver(cx_, 1);
+    g_.gcc_jit_context_set_bool_print_errors_to_stderr(cx_, 0);   // (jit-stats) has the message
     // LIPQ_JIT_DUMP=1: print the generated assembly on stderr (for developers).
     if (const char* d = std::getenv("LIPQ_JIT_DUMP"); d && d[0] == '1')
         g_.gcc_jit_context_set_bool_option(cx_, GCC_JIT_BOOL_OPTION_DUMP_GENERATED_CODE, 1);
@@ -1104,8 +1105,12 @@ void jit_compile(Interp& I, Proto* p) {
         }
         if (res) gccjit().gcc_jit_result_release(res);
         res = nullptr;
-        if (refused < 0) {   // libgccjit failed: the whole batch stays in the tree
+        if (refused < 0) {
+            // libgccjit failed (no gcc command, no assembler ...): the batch stays
+            // in the tree, and so does everything else from now on.
             I.jit_stats.failed += batch.size();
+            I.jit_stats.unavailable = "compilation failed: " + tr.error;
+            I.jit_threshold = 0;
             batch.clear();
             break;
         }

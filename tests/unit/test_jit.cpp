@@ -8,6 +8,7 @@
 #include "interp/interp.h"
 #include "interp/printer.h"
 
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -153,4 +154,19 @@ TEST_CASE("jit: set-jit-threshold 0 keeps new functions in the tree") {
     CHECK(evs(I, "(sq 9)") == "81");
     CHECK(evs(I, "(jit-compiled-p 'sq)") == "nil");
     CHECK(evs(I, "(cdr (assoc 'threshold (jit-stats)))") == "0");
+}
+
+TEST_CASE("jit: without the gcc command, functions stay in the tree and the JIT turns itself off") {
+    Interp I(eager());
+    if (!have_jit(I)) return;
+    std::string saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+    setenv("PATH", "/nonexistent", 1);
+    evs(I, "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))");
+    std::string r = evs(I, "(fib 15)");
+    setenv("PATH", saved.c_str(), 1);
+    CHECK(r == "610");
+    CHECK(evs(I, "(jit-compiled-p 'fib)") == "nil");
+    CHECK(evs(I, "(cdr (assoc 'failed (jit-stats)))") == "1");
+    CHECK(evs(I, "(cdr (assoc 'threshold (jit-stats)))") == "0");
+    CHECK(evs(I, "(fib 16)") == "987");
 }
