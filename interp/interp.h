@@ -91,7 +91,7 @@ struct Settings {
     // Compile a simple function to machine code after this many calls
     // (jit.h); 0: never. The environment's LIPQ_JIT=0 turns it off and
     // LIPQ_JIT_THRESHOLD=N sets it.
-    uint32_t jit_threshold = 1000;
+    uint32_t jit_threshold = 10000;
 };
 
 class Interp {
