@@ -90,9 +90,8 @@ Value bi_gc_stats(Interp& I, Value*, int) { return gc_alist(I); }
 Value bi_jit_stats(Interp& I, Value*, int) {
     const JitStats& s = I.jit_stats;
     Root l(I, NIL);
-    if (!s.unavailable.empty()) {
-        Value msg = I.make_string(s.unavailable);
-        l = I.cons(msg, l);
+    if (!s.unavailable.empty()) {   // (unavailable . "why")
+        l = I.make_string(s.unavailable);
         l = I.cons(I.intern("unavailable"), l);
         l = I.cons(l, NIL);
     }

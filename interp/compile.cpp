@@ -309,6 +309,7 @@ struct Compiler::Impl {
             keep(fnval);
             auto* pn = mk<PrimNode>(pv.run, s, fnval, a, b, pos_of(x));
             pn->general = pv.general;
+            pn->op = pv.op;
             pn->test = pv.test;
             pn->test_general = pv.test_general;
             auto setup = [&](Node* op, OperandKind k, int* slot, Value* kval) {

@@ -74,7 +74,6 @@ struct Proto : Obj {
     uint8_t jit_state = 0;                  // 0 not tried, 1 compiled, 2 left to the tree
     JitEntry jit_entry = nullptr;
     void* jit_code = nullptr;               // owned: see jit_release
-    Node* tree_body = nullptr;              // the body before compilation
     Proto() : Obj(Type::Proto) {}
 };
 

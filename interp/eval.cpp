@@ -453,6 +453,16 @@ template <int N>
     return v;
 }
 
+Value call_prepared(Interp& I, Value* base, int nargs, const SourcePos* site) {
+    Value fn = base[-1];
+    if (is_native(fn)) {
+        Native* nat = as_native(fn);
+        if (nat->fn && nargs >= nat->min_args && (nat->max_args < 0 || nargs <= nat->max_args))
+            return call_builtin_linked(I, nat, base, nargs, site);
+    }
+    return invoke(I, base, nargs, site);
+}
+
 // Everything but a simple closure, out of line so that the fast path of the
 // call nodes below saves fewer registers.
 template <int N>
@@ -466,14 +476,7 @@ template <int N>
     if (base + N > I.stack_hi) [[unlikely]] I.stack_overflow();
     *I.sp++ = fn;
     push_args<N>(m, f, I);
-    if (as_obj(fn)->type == Type::Native) {
-        Native* nat = as_native(fn);
-        if (nat->fn && N >= nat->min_args && (nat->max_args < 0 || N <= nat->max_args)) {
-            // A builtin: see call_builtin_linked.
-            return call_builtin_linked(I, nat, base, N, &m->pos);
-        }
-    }
-    return invoke(I, base, N, &m->pos);
+    return call_prepared(I, base, N, &m->pos);
 }
 
 template <int N>
@@ -505,16 +508,6 @@ static Value run_call_global_n(Node* n, Frame& f) {
     *I.sp++ = fn;
     push_args<N>(m, f, I);
     return enter_simple<true>(I, as_closure(fn), base, N, &m->pos);
-}
-
-Value call_prepared(Interp& I, Value* base, int nargs, const SourcePos* site) {
-    Value fn = base[-1];
-    if (is_native(fn)) {
-        Native* nat = as_native(fn);
-        if (nat->fn && nargs >= nat->min_args && (nat->max_args < 0 || nargs <= nat->max_args))
-            return call_builtin_linked(I, nat, base, nargs, site);
-    }
-    return invoke(I, base, nargs, site);
 }
 
 [[gnu::noinline]] static Value tail_call_other(CallGlobalN* m, Frame& f, Value fn) {

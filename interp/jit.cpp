@@ -1,17 +1,16 @@
 // jit.cpp — the second tier: a hot function's node tree compiled by libgccjit.
 //
 // What a compiled function is. For a simple proto P (required parameters
-// only, none boxed, not a DF) two C functions are generated:
+// only, none boxed, not a DF) one C function is generated:
 //
-//   Value body(Interp* I, Value* base, Closure* self)
-//       runs P's body in the frame at base, exactly as ev(p->body) would;
-//       a JitBodyNode holding it replaces p->body, so every call path of the
-//       tree (call nodes, invoke, apply, tail-call loops) now runs it.
 //   Value entry(Interp* I, Value* base, const SourcePos* site)
 //       a whole call: link the ActiveCall, count depth and check the C stack,
-//       poll, run the body and any tail call it returns, unlink. Compiled
-//       callers call it directly (p->jit_entry); it is what makes a call
-//       cheap, since the node tree's indirect calls per node are gone.
+//       poll, run the body, unlink. Compiled callers call it directly
+//       (p->jit_entry) and run a tail call it returns; a JitBodyNode holding
+//       it replaces p->body, so every call path of the tree (call nodes,
+//       invoke, apply, tail-call loops) runs it too, with site null: then a
+//       tail call goes back to the tree's loop. A call is cheap because the
+//       node tree's indirect call per node is gone.
 //
 // The rules the compiled code keeps, so that nothing observable changes:
 // - Values that must survive a possible collection live in value-stack
@@ -132,28 +131,7 @@ Value h_call_overflow(Interp* I, ActiveCall* call) {
     I->stack_overflow();
 }
 Value h_stack_overflow(Interp* I) { I->stack_overflow(); }
-Value h_prim_slow(Interp* I, PrimNode* m, Value x, Value y, int64_t nargs) {
-    Value* base = I->sp + 1;
-    *I->sp++ = m->sym->value;
-    *I->sp++ = x;
-    if (nargs == 2) *I->sp++ = y;
-    return invoke(*I, base, int(nargs), &m->pos);
-}
-Value h_mul(Interp* I, PrimNode* m, Value x, Value y) {
-    int64_t s;
-    if (m->sym->value == m->expect && is_fixnum(x) && is_fixnum(y) &&
-        !__builtin_mul_overflow(fixnum_value(x), fixnum_value(y), &s) && fits_fixnum(s))
-        return make_fixnum(s);
-    return h_prim_slow(I, m, x, y, 2);
-}
-Value h_aref(Interp* I, PrimNode* m, Value x, Value y) {
-    if (m->sym->value == m->expect && is_vector(x) && is_fixnum(y)) {
-        int64_t k = fixnum_value(y);
-        Vector* v = as_vector(x);
-        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
-    }
-    return h_prim_slow(I, m, x, y, 2);
-}
+Value h_prim(Interp* I, PrimNode* m, Value x, Value y) { return prim_on_values(*I, m, x, y); }
 Value h_cons(Interp* I, Value x, Value y) { return I->cons(x, y); }
 Value h_call(Interp* I, Value* base, int64_t nargs, const SourcePos* site) {
     return call_prepared(*I, base, int(nargs), site);
@@ -175,30 +153,24 @@ struct Refuse {
     const char* why;
 };
 
-// Which inline fast path a PrimNode's builtin has (by the builtin's name,
-// as in prims.cpp's table).
-enum class Op { None, Car, Cdr, Cadr, Cddr, Null, Consp, Atom, Add1, Sub1, Zerop, Cons, Eq, Eql,
-                Add, Sub, Mul, Lt, Gt, Le, Ge, NumEq, NumNe, Aref };
-Op prim_op(const std::string& n, bool two) {
-    static const std::unordered_map<std::string, Op> one_arg = {
-        {"car", Op::Car}, {"cdr", Op::Cdr}, {"cadr", Op::Cadr}, {"cddr", Op::Cddr}, {"null", Op::Null},
-        {"not", Op::Null}, {"consp", Op::Consp}, {"atom", Op::Atom}, {"1+", Op::Add1}, {"add1", Op::Add1},
-        {"1-", Op::Sub1}, {"sub1", Op::Sub1}, {"zerop", Op::Zerop}};
-    static const std::unordered_map<std::string, Op> two_args = {
-        {"cons", Op::Cons}, {"eq", Op::Eq}, {"eql", Op::Eql}, {"+", Op::Add}, {"plus", Op::Add},
-        {"-", Op::Sub}, {"difference", Op::Sub}, {"*", Op::Mul}, {"times", Op::Mul}, {"<", Op::Lt},
-        {"lessp", Op::Lt}, {">", Op::Gt}, {"greaterp", Op::Gt}, {"<=", Op::Le}, {">=", Op::Ge},
-        {"=", Op::NumEq}, {"/=", Op::NumNe}, {"aref", Op::Aref}, {"vref", Op::Aref}};
-    const auto& t = two ? two_args : one_arg;
-    auto it = t.find(n);
-    return it == t.end() ? Op::None : it->second;
+bool is_predicate(PrimOp op) {
+    switch (op) {
+    case PrimOp::Lt: case PrimOp::Gt: case PrimOp::Le: case PrimOp::Ge: case PrimOp::NumEq: case PrimOp::NumNe:
+    case PrimOp::Null: case PrimOp::Consp: case PrimOp::Atom: case PrimOp::Zerop: case PrimOp::Eq: case PrimOp::Eql:
+        return true;
+    default:
+        return false;
+    }
 }
-bool is_comparison(Op op) {
-    return op == Op::Lt || op == Op::Gt || op == Op::Le || op == Op::Ge || op == Op::NumEq || op == Op::NumNe;
-}
-bool is_predicate(Op op) {
-    return is_comparison(op) || op == Op::Null || op == Op::Consp || op == Op::Atom || op == Op::Zerop ||
-           op == Op::Eq || op == Op::Eql;
+gcc_jit_comparison comparison(PrimOp op) {
+    switch (op) {
+    case PrimOp::Lt: return GCC_JIT_COMPARISON_LT;
+    case PrimOp::Gt: return GCC_JIT_COMPARISON_GT;
+    case PrimOp::Le: return GCC_JIT_COMPARISON_LE;
+    case PrimOp::Ge: return GCC_JIT_COMPARISON_GE;
+    case PrimOp::NumEq: return GCC_JIT_COMPARISON_EQ;
+    default: return GCC_JIT_COMPARISON_NE;
+    }
 }
 
 // Nodes whose evaluation cannot collect (so an operand computed before them
@@ -272,7 +244,6 @@ private:
     RV I_v_ = nullptr, base_ = nullptr, self_ = nullptr, frame_addr_ = nullptr;
     RV site_ = nullptr;
     LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
-    bool entry_mode_ = false;            // emitting the entry: ret() goes to exit_
     BB exit_ = nullptr;
     LV result_ = nullptr;
     BB cur_ = nullptr, top_ = nullptr;   // cur_ null: the code here is unreachable
@@ -307,17 +278,17 @@ private:
         blocks_.push_back(b);
         return b;
     }
-    // The function's value: returned from the body; in the entry, kept for
-    // the epilogue (a TAILCALL is run there).
+    // The body's value: to the epilogue (which runs a TAILCALL and unlinks).
     void ret(RV v) {
-        if (!cur_) return;
-        if (entry_mode_) {
-            assign(result_, v);
-            jump(exit_);
-            return;
+        assign(result_, v);
+        jump(exit_);
+    }
+    // Leave the function (the epilogue, and after helpers that throw).
+    void end_return(RV v) {
+        if (cur_) {
+            g_.gcc_jit_block_end_with_return(cur_, nullptr, v);
+            ended_.insert(cur_);
         }
-        g_.gcc_jit_block_end_with_return(cur_, nullptr, v);
-        ended_.insert(cur_);
         cur_ = nullptr;
     }
     RV bin(gcc_jit_binary_op op, RV a, RV b, gcc_jit_type* t = nullptr) {
@@ -419,13 +390,15 @@ private:
     RV expr(Node* n);
     RV test(Node* n);   // a bool
     RV fallback(Node* n);
-    void emit(gcc_jit_function* f, gcc_jit_param* const* params, bool entry);
+    RV if_else(Node* cond, Node* then, Node* els);
+    void emit(gcc_jit_function* f, gcc_jit_param* const* params);
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
     RV prim(PrimNode* m, bool want_test);
     RV call_global(CallGlobal* m);
     RV prog(ProgNode* m);
     // ((fnv & 7) == 0 && fnv != 0): a headered object
     RV is_obj_word(RV v) { return land(eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(7)), word(0)), ne(v, word(0))); }
+    RV untag(RV v) { return bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(~TAG_MASK)); }
     RV is_pair_word(RV v) { return eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(3)), word(2)); }
     RV is_fix_word(RV v) { return ne(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(1)), word(0)); }
     RV truth(RV c) {   // bool -> t / nil
@@ -443,6 +416,20 @@ private:
     }
 };
 
+RV Translator::if_else(Node* cond, Node* then, Node* els) {
+    LV r = local(u64_);
+    BB a = block("then"), b = block("else"), join = block("fi");
+    branch(test(cond), a, b);
+    cur_ = a;
+    assign(r, expr(then));
+    jump(join);
+    cur_ = b;
+    assign(r, expr(els));
+    jump(join);
+    cur_ = join;
+    return as_rv(r);
+}
+
 RV Translator::fallback(Node* n) {
     if (!cur_) return word(NIL);
     set_sp();
@@ -454,10 +441,7 @@ RV Translator::fallback(Node* n) {
 
 RV Translator::test(Node* n) {
     if (!cur_) return eq(word(0), word(0));
-    if (auto* m = dynamic_cast<PrimNode*>(n)) {
-        Op op = prim_op(m->sym->name, m->b != nullptr);
-        if (is_predicate(op)) return prim(m, true);
-    }
+    if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) return prim(m, true);
     if (auto* m = dynamic_cast<AndOrNode*>(n)) {
         LV r = local(bool_);
         BB join = block("andor");
@@ -520,32 +504,8 @@ RV Translator::expr(Node* n) {
         assign(slot(m->slot), m->val ? expr(m->val) : word(NIL));
         return word(NIL);
     }
-    if (auto* m = dynamic_cast<IfNode*>(n)) {
-        LV r = local(u64_);
-        BB a = block("then"), b = block("else"), join = block("fi");
-        branch(test(m->test), a, b);
-        cur_ = a;
-        assign(r, expr(m->then));
-        jump(join);
-        cur_ = b;
-        assign(r, expr(m->els));
-        jump(join);
-        cur_ = join;
-        return as_rv(r);
-    }
-    if (auto* m = dynamic_cast<IfTestNode*>(n)) {
-        LV r = local(u64_);
-        BB a = block("then"), b = block("else"), join = block("fi");
-        branch(test(m->cond), a, b);
-        cur_ = a;
-        assign(r, expr(m->then));
-        jump(join);
-        cur_ = b;
-        assign(r, expr(m->els));
-        jump(join);
-        cur_ = join;
-        return as_rv(r);
-    }
+    if (auto* m = dynamic_cast<IfNode*>(n)) return if_else(m->test, m->then, m->els);
+    if (auto* m = dynamic_cast<IfTestNode*>(n)) return if_else(m->cond, m->then, m->els);
     if (auto* m = dynamic_cast<SeqNode*>(n)) {
         RV v = word(NIL);
         for (Node* part : m->body) v = expr(part);
@@ -630,13 +590,9 @@ RV Translator::prog(ProgNode* m) {
 }
 
 // The operation of a PrimNode: operands left to right, the guarded fast path,
-// else the builtin through h_prim_slow. want_test: return a bool (predicates).
+// else prim_on_values (the builtin itself). want_test: return a bool (predicates).
 RV Translator::prim(PrimNode* m, bool want_test) {
-    Op op = prim_op(m->sym->name, m->b != nullptr);
-    if (op == Op::None) {
-        RV v = fallback(m);
-        return want_test ? keep(ne(v, word(NIL)), bool_) : v;
-    }
+    PrimOp op = m->op;
     RV x = expr(m->a);
     RV y = word(NIL);
     if (m->b) {
@@ -650,31 +606,30 @@ RV Translator::prim(PrimNode* m, bool want_test) {
         if (park) temp_ = t;
     }
     if (!cur_) return want_test ? eq(word(0), word(0)) : word(NIL);
+    auto slow = [&]() {
+        set_sp();
+        return call(fnaddr(h_prim), {I_v_, ptr_word(m), x, y});
+    };
+    if (op == PrimOp::Mul || op == PrimOp::Aref) return keep(slow());   // fast path in prim_on_values
     RV ok = eq(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))), word(m->expect));
-    int nargs = m->b ? 2 : 1;
-    auto slow = [&]() { set_sp(); return call(fnaddr(h_prim_slow), {I_v_, ptr_word(m), x, y, word(uint64_t(nargs))}); };
+    BB fast = block("fast"), other = block("slow"), join = block("join");
 
     if (is_predicate(op)) {
         LV r = local(bool_);
-        BB fast = block("fast"), other = block("slow"), join = block("join");
         RV guard = ok, c = nullptr;
         switch (op) {
-        case Op::Null: c = eq(x, word(NIL)); break;
-        case Op::Consp: c = is_pair_word(x); break;
-        case Op::Atom: c = lnot(is_pair_word(x)); break;
-        case Op::Eq: c = eq(x, y); break;
-        case Op::Zerop: guard = land(ok, is_fix_word(x)); c = eq(x, word(make_fixnum(0))); break;
-        case Op::Eql:   // identical words; or two fixnums, not identical: false
+        case PrimOp::Null: c = eq(x, word(NIL)); break;
+        case PrimOp::Consp: c = is_pair_word(x); break;
+        case PrimOp::Atom: c = lnot(is_pair_word(x)); break;
+        case PrimOp::Eq: c = eq(x, y); break;
+        case PrimOp::Zerop: guard = land(ok, is_fix_word(x)); c = eq(x, word(make_fixnum(0))); break;
+        case PrimOp::Eql:   // identical words; or two fixnums, not identical: false
             guard = land(ok, bin(GCC_JIT_BINARY_OP_LOGICAL_OR, eq(x, y), land(is_fix_word(x), is_fix_word(y)), bool_));
             c = eq(x, y);
             break;
-        default: {
+        default:   // a comparison: the tagging keeps the order
             guard = land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y)));
-            gcc_jit_comparison k = op == Op::Lt ? GCC_JIT_COMPARISON_LT : op == Op::Gt ? GCC_JIT_COMPARISON_GT
-                                 : op == Op::Le ? GCC_JIT_COMPARISON_LE : op == Op::Ge ? GCC_JIT_COMPARISON_GE
-                                 : op == Op::NumEq ? GCC_JIT_COMPARISON_EQ : GCC_JIT_COMPARISON_NE;
-            c = cmp(k, signed_(x), signed_(y));   // the tagging keeps the order
-        }
+            c = cmp(comparison(op), signed_(x), signed_(y));
         }
         branch(guard, fast, other);
         cur_ = fast;
@@ -687,73 +642,53 @@ RV Translator::prim(PrimNode* m, bool want_test) {
         return want_test ? as_rv(r) : truth(as_rv(r));
     }
 
+    // Each case branches to `fast` (where it computes r) or to `other` (the builtin).
     LV r = local(u64_);
-    BB fast = block("fast"), other = block("slow"), join = block("join");
     switch (op) {
-    case Op::Mul:
-        set_sp();
-        return keep(call(fnaddr(h_mul), {I_v_, ptr_word(m), x, y}));
-    case Op::Aref:
-        set_sp();
-        return keep(call(fnaddr(h_aref), {I_v_, ptr_word(m), x, y}));
-    case Op::Cons: {
+    case PrimOp::Cons:
         branch(ok, fast, other);
         cur_ = fast;
         set_sp();
         assign(r, call(fnaddr(h_cons), {I_v_, x, y}));
         break;
+    case PrimOp::Car: case PrimOp::Cdr: {   // a pair's field, or nil of nil
+        BB builtin = block(), pair_test = block(), pair = block("pair");
+        branch(ok, builtin, other);
+        cur_ = builtin;
+        branch(eq(x, word(NIL)), fast, pair_test);
+        cur_ = pair_test;
+        branch(is_pair_word(x), pair, other);
+        cur_ = pair;
+        assign(r, as_rv(field(untag(x), op == PrimOp::Car ? 0 : 8)));
+        jump(join);
+        cur_ = fast;
+        assign(r, word(NIL));
+        break;
     }
-    case Op::Car: case Op::Cdr: case Op::Cadr: case Op::Cddr: {
-        RV addr = bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, word(~TAG_MASK));
-        if (op == Op::Car || op == Op::Cdr) {
-            // nil -> nil on the fast path too
-            BB pair = block("pair"), nilb = block("nil"), notnil = block();
-            branch(ok, notnil, other);
-            cur_ = notnil;
-            BB pairtest = block();
-            branch(eq(x, word(NIL)), nilb, pairtest);
-            cur_ = nilb;
-            assign(r, word(NIL));
-            jump(join);
-            cur_ = pairtest;
-            branch(is_pair_word(x), pair, other);
-            cur_ = pair;
-            assign(r, as_rv(field(addr, op == Op::Car ? 0 : 8)));
-            jump(join);
-            cur_ = other;
-            assign(r, slow());
-            jump(join);
-            // fast is unused
-            cur_ = fast;
-            jump(join);
-            cur_ = join;
-            return as_rv(r);
-        }
+    case PrimOp::Cadr: case PrimOp::Cddr: {
         BB second = block();
         branch(land(ok, is_pair_word(x)), second, other);
         cur_ = second;
-        RV d = keep(as_rv(field(addr, 8)));
+        RV d = keep(as_rv(field(untag(x), 8)));
         branch(is_pair_word(d), fast, other);
         cur_ = fast;
-        RV daddr = bin(GCC_JIT_BINARY_OP_BITWISE_AND, d, word(~TAG_MASK));
-        assign(r, as_rv(field(daddr, op == Op::Cadr ? 0 : 8)));
+        assign(r, as_rv(field(untag(d), op == PrimOp::Cadr ? 0 : 8)));
         break;
     }
-    case Op::Add1: case Op::Sub1: {
+    case PrimOp::Add1: case PrimOp::Sub1: {
         // tagged: +-2; overflow of the word is "not a fixnum"
-        RV limit = op == Op::Add1 ? word(uint64_t(INT64_MAX - 2)) : word(uint64_t(INT64_MIN + 2));
-        RV inrange = op == Op::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(limit))
-                                    : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(limit));
+        RV inrange = op == PrimOp::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(word(uint64_t(INT64_MAX - 2))))
+                                        : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(word(uint64_t(INT64_MIN + 2))));
         branch(land(land(ok, is_fix_word(x)), inrange), fast, other);
         cur_ = fast;
-        assign(r, bin(op == Op::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2)));
+        assign(r, bin(op == PrimOp::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2)));
         break;
     }
-    case Op::Add: case Op::Sub: {
+    case PrimOp::Add: case PrimOp::Sub: {
         // x + (y-1) or x - (y-1) on the words; overflow by the sign rule
         RV y1 = bin(GCC_JIT_BINARY_OP_MINUS, y, word(1));
-        RV s = keep(bin(op == Op::Add ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, y1));
-        RV ovf_bits = op == Op::Add
+        RV s = keep(bin(op == PrimOp::Add ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, y1));
+        RV ovf_bits = op == PrimOp::Add
             ? bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, y1, s))
             : bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, y1), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s));
         RV no_ovf = cmp(GCC_JIT_COMPARISON_GE, signed_(ovf_bits), g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, 0));
@@ -762,7 +697,7 @@ RV Translator::prim(PrimNode* m, bool want_test) {
         assign(r, s);
         break;
     }
-    default: throw Refuse{"unknown primitive"};
+    default: throw Refuse{"a primitive without a translation"};
     }
     jump(join);
     cur_ = other;
@@ -870,58 +805,50 @@ RV Translator::call_global(CallGlobal* m) {
     return as_rv(r);
 }
 
-// One of the two functions: the body's code, preceded in the entry by the
-// call's bookkeeping and followed by its undoing (see the top of the file).
-// The tree is translated once per function, so the entry has the body inline.
-void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool entry) {
+// The compiled function of P_: the call's bookkeeping (what link_call and
+// enter_simple do in eval.cpp), the body, then the undoing (see the top of
+// the file).
+void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     fn_ = f;
-    entry_mode_ = entry;
     blocks_.clear();
     progs_.clear();
     jumps_.clear();
     nesting_ = 0;
     I_v_ = g_.gcc_jit_param_as_rvalue(params[0]);
     base_ = g_.gcc_jit_param_as_rvalue(params[1]);
+    site_ = g_.gcc_jit_param_as_rvalue(params[2]);
     frame_ = local(frame_t_, "frame");
     frame_addr_ = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(frame_, nullptr), u64_);
     cur_ = block("prologue");
-    BB stack_check = nullptr;
-    LV call_rec = nullptr;
-    RV prev_call = nullptr;
-    if (entry) {
-        // Link the ActiveCall, count depth, check the C stack, poll.
-        RV site = site_ = g_.gcc_jit_param_as_rvalue(params[2]);
-        call_rec = local(call_t_, "call");
-        LV cc = interp(offsetof(Interp, current_call));
-        prev_call = keep(as_rv(cc));
-        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0]), prev_call);
-        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[1]), base_);
-        assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2]), site);
-        RV call_addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(call_rec, nullptr), u64_);
-        assign(cc, call_addr);
-        LV depth = interp(offsetof(Interp, depth), i32_);
-        RV d = keep(bin(GCC_JIT_BINARY_OP_PLUS, as_rv(depth), int32(1), i32_), i32_);
-        assign(depth, d);
-        BB over = block("deep"), fine = block("ok");
-        RV too_deep = bin(GCC_JIT_BINARY_OP_LOGICAL_OR,
-                          cmp(GCC_JIT_COMPARISON_GT, d, as_rv(interp(offsetof(Interp, max_depth), i32_))),
-                          cmp(GCC_JIT_COMPARISON_LT, call_addr, as_rv(interp(offsetof(Interp, cstack_limit)))), bool_);
-        branch(too_deep, over, fine);
-        cur_ = over;
-        eval(call(fnaddr(h_call_overflow), {I_v_, call_addr}));
-        g_.gcc_jit_block_end_with_return(cur_, nullptr, word(NIL));
-        ended_.insert(cur_);
-        cur_ = fine;
-        temp_ = P_->nreq;   // I->sp is at the arguments' end, as the caller left it
-        poll();
-        self_ = keep(as_rv(mem(base_, -8)));
-        exit_ = block("exit");
-        result_ = local(u64_, "result");
-    } else {
-        self_ = g_.gcc_jit_param_as_rvalue(params[2]);
-    }
-    stack_check = cur_;
-    cur_ = nullptr;
+    // Link the ActiveCall, count depth, check the C stack, poll.
+    LV call_rec = local(call_t_, "call");
+    LV cc = interp(offsetof(Interp, current_call));
+    RV prev_call = keep(as_rv(cc));
+    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0]), prev_call);
+    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[1]), base_);
+    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2]), site_);
+    RV call_addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(call_rec, nullptr), u64_);
+    assign(cc, call_addr);
+    LV depth = interp(offsetof(Interp, depth), i32_);
+    RV d = keep(bin(GCC_JIT_BINARY_OP_PLUS, as_rv(depth), int32(1), i32_), i32_);
+    assign(depth, d);
+    BB over = block("deep"), fine = block("ok");
+    RV too_deep = bin(GCC_JIT_BINARY_OP_LOGICAL_OR,
+                      cmp(GCC_JIT_COMPARISON_GT, d, as_rv(interp(offsetof(Interp, max_depth), i32_))),
+                      cmp(GCC_JIT_COMPARISON_LT, call_addr, as_rv(interp(offsetof(Interp, cstack_limit)))), bool_);
+    branch(too_deep, over, fine);
+    cur_ = over;
+    eval(call(fnaddr(h_call_overflow), {I_v_, call_addr}));   // throws
+    end_return(word(NIL));
+    cur_ = fine;
+    temp_ = P_->nreq;   // I->sp is at the arguments' end, as the caller left it
+    poll();
+    self_ = keep(as_rv(mem(base_, -8)));
+    exit_ = block("exit");
+    result_ = local(u64_, "result");
+    BB stack_check = cur_;   // ended below, once the temporaries are known
+
+    // The body (a self tail call jumps back to top_).
     top_ = block("top");
     cur_ = top_;
     temp_ = max_temp_ = P_->frame_size;
@@ -936,35 +863,32 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, bool en
         if (target && progs_.count(target) && !jumps_.count(node.get()))
             throw Refuse{"a go or return inside an untranslated form"};
     }
+
     // The value-stack check covers the frame and every temporary.
     cur_ = stack_check;
     BB overflow = block("overflow"), fits = block();
     RV end = add(base_, uint64_t(max_temp_ + 1) * 8);
     branch(cmp(GCC_JIT_COMPARISON_GT, end, as_rv(interp(offsetof(Interp, stack_hi)))), overflow, fits);
     cur_ = overflow;
-    eval(call(fnaddr(h_stack_overflow), {I_v_}));
+    eval(call(fnaddr(h_stack_overflow), {I_v_}));   // throws
     ret(word(NIL));
     cur_ = fits;
     jump(top_);
-    if (entry) {
-        // The body's value, or its tail call run here; then unlink.
-        entry_mode_ = false;
-        cur_ = exit_;
-        BB tail = block("tailcall"), done = block("done");
-        // Entered from the tree (no site), a tail call goes back to the tree's
-        // call loop, which runs it in this frame; called from compiled code,
-        // it is run here.
-        branch(land(eq(as_rv(result_), word(TAILCALL)), ne(site_, word(0))), tail, done);
-        cur_ = tail;
-        assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
-        jump(done);
-        cur_ = done;
-        assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
-        LV depth = interp(offsetof(Interp, depth), i32_);
-        assign(depth, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(depth), int32(1), i32_));
-        assign(interp(offsetof(Interp, current_call)), prev_call);
-        ret(as_rv(result_));
-    }
+
+    // The epilogue. Entered from the tree (no site), a tail call goes back to
+    // the tree's call loop, which runs it in this frame; called from compiled
+    // code, it is run here.
+    cur_ = exit_;
+    BB tail = block("tailcall"), done = block("done");
+    branch(land(eq(as_rv(result_), word(TAILCALL)), ne(site_, word(0))), tail, done);
+    cur_ = tail;
+    assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
+    jump(done);
+    cur_ = done;
+    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
+    assign(depth, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(depth), int32(1), i32_));
+    assign(cc, prev_call);
+    end_return(as_rv(result_));
     end_open_blocks();
 }
 
@@ -995,6 +919,13 @@ gcc_jit_result* Translator::translate(int* refused) {
         g_.gcc_jit_context_set_bool_option(cx_, GCC_JIT_BOOL_OPTION_DUMP_GENERATED_CODE, 1);
     g_.gcc_jit_context_add_command_line_option(cx_, "-fexceptions");
     g_.gcc_jit_context_add_command_line_option(cx_, "-fno-semantic-interposition");
+    // Aligned branch targets: at -O1 GCC packs the code, and the same
+    // functions ran up to 10 % faster or slower with where a loop or a
+    // call's return happened to fall (one instruction more or less moved
+    // takl by 10 %). With 32-byte alignment: fib -16 %, tait -5 %, takl
+    // +3 %, tak, queens and flatqueens level (README, "Third round").
+    for (const char* o : {"-falign-functions=32", "-falign-jumps=32", "-falign-loops=32"})
+        g_.gcc_jit_context_add_command_line_option(cx_, o);
     u64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_LONG_LONG);
     i64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_LONG_LONG);
     i32_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_INT);
@@ -1023,7 +954,7 @@ gcc_jit_result* Translator::translate(int* refused) {
         std::string fname = "lipq_entry_" + std::to_string(k);
         entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, fname.c_str(), 3, ep, 0);
         try {
-            emit(entry_fn_, ep, true);
+            emit(entry_fn_, ep);
         } catch (Refuse& r) {
             *refused = int(k);
             error = r.why;
@@ -1124,7 +1055,6 @@ void jit_compile(Interp& I, Proto* p) {
         Proto* q = batch[k];
         if (!entries[k]) continue;
         auto node = std::make_unique<JitBodyNode>(entries[k]);
-        q->tree_body = q->body;
         q->body = node.get();
         q->nodes.push_back(std::move(node));
         q->jit_code = code;

@@ -152,6 +152,11 @@ enum OperandKind : uint8_t { OperandAny = 0, OperandLocal = 1, OperandConst = 2 
 struct PrimNode;
 using PrimTest = Node::Test;
 
+// Which builtin a PrimNode inlines (synonyms share one: not/null, plus/+ ...);
+// the JIT (jit.cpp) translates by it.
+enum class PrimOp : uint8_t { Car, Cdr, Cadr, Cddr, Null, Consp, Atom, Add1, Sub1, Zerop, Cons, Eq, Eql,
+                              Add, Sub, Mul, Lt, Gt, Le, Ge, NumEq, NumNe, Aref };
+
 struct PrimNode : Node {
     Symbol* sym;
     Value expect;
@@ -160,6 +165,7 @@ struct PrimNode : Node {
     int slot_a = 0, slot_b = 0;  // OperandLocal
     Value k_a = NIL, k_b = NIL;  // OperandConst
     SourcePos pos;
+    PrimOp op = PrimOp::Car;
     Node::Fn general;            // every operand through its node
     PrimTest test_general = nullptr;   // Node::test when every operand goes through its node
     PrimNode(Node::Fn f, Symbol* s, Value e, Node* x, Node* y, SourcePos p);
@@ -169,10 +175,15 @@ struct PrimVariants {
     Node::Fn run = nullptr, general = nullptr;
     PrimTest test = nullptr, test_general = nullptr;
     OperandKind ka = OperandAny, kb = OperandAny;   // what `run` expects (may be less specific than asked)
+    PrimOp op = PrimOp::Car;
 };
 // The fast path for the builtin `name` with nargs operands of the given
 // kinds; false if the builtin has none.
 bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind kb, PrimVariants* out);
+// The operation on operands already evaluated (y: nil for one operand), for
+// compiled code: the fast paths of * and aref, and for everything the builtin
+// itself through invoke, as the nodes do when their fast path does not apply.
+Value prim_on_values(Interp& I, PrimNode* m, Value x, Value y);
 
 // (if <node with a test> then else) without materialising t/nil.
 struct IfTestNode : Node {

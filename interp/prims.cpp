@@ -30,14 +30,14 @@ IfTestNode::IfTestNode(Node* t, Node* a, Node* b) : Node(run_if_test), cond(t), 
 namespace {
 
 // The general way: call whatever the symbol holds now on the given values.
-[[gnu::noinline]] Value prim_slow(PrimNode* m, Frame& f, Value x, Value y, int nargs) {
-    Interp& I = *f.I;
+[[gnu::noinline]] Value prim_slow_values(Interp& I, PrimNode* m, Value x, Value y, int nargs) {
     Value* base = I.sp + 1;
     *I.sp++ = m->sym->value;
     *I.sp++ = x;
     if (nargs == 2) *I.sp++ = y;
     return invoke(I, base, nargs, &m->pos);
 }
+inline Value prim_slow(PrimNode* m, Frame& f, Value x, Value y, int nargs) { return prim_slow_values(*f.I, m, x, y, nargs); }
 
 template <int K>
 inline Value operand(Node* n, int slot, Value k, Frame& f) {
@@ -163,16 +163,20 @@ Value cons(Node* n, Frame& f) {
 
 // (aref v i) / (vref v i): a vector and an in-range fixnum index (boards in the
 // puzzle scripts); anything else, errors included, goes through the builtin.
+inline bool aref_fast(Value x, Value y, Value* r) {
+    if (!is_vector(x) || !is_fixnum(y)) return false;
+    int64_t k = fixnum_value(y);
+    Vector* v = as_vector(x);
+    if (k < 0 || uint64_t(k) >= v->items.size()) return false;
+    *r = v->items[size_t(k)];
+    return true;
+}
 template <int KA, int KB>
 Value aref_run(Node* n, Frame& f) {
     auto* m = static_cast<PrimNode*>(n);
-    Value x, y;
+    Value x, y, r;
     operands<KA, KB>(m, f, x, y);
-    if (still_builtin(m) && is_vector(x) && is_fixnum(y)) [[likely]] {
-        int64_t k = fixnum_value(y);
-        Vector* v = as_vector(x);
-        if (k >= 0 && uint64_t(k) < v->items.size()) return v->items[size_t(k)];
-    }
+    if (still_builtin(m) && aref_fast(x, y, &r)) [[likely]] return r;
     return prim_slow(m, f, x, y, 2);
 }
 
@@ -259,6 +263,7 @@ Value pred(Node* n, Frame& f) {
 struct Grid {
     Node::Fn run[3][3];
     PrimTest test[3][3];
+    PrimOp op;
 };
 
 #define GRID2(F) {{F<0, 0>, F<0, 1>, F<0, 2>}, {F<1, 0>, F<1, 1>, F<1, 2>}, {F<2, 0>, F<2, 1>, F<2, 2>}}
@@ -280,15 +285,18 @@ template <class Op> struct PredF {
 #define UN(Op) GRID2(UnF<Op>::template f), NOTEST
 #define PRED(Op) GRID2(PredF<Op>::template f), GRID2(PredF<Op>::template t)
 
-const Grid g_add = {ARITH(Add)}, g_sub = {ARITH(Sub)}, g_mul = {ARITH(Mul)};
-const Grid g_lt = {CMP(Lt)}, g_gt = {CMP(Gt)}, g_le = {CMP(Le)}, g_ge = {CMP(Ge)}, g_numeq = {CMP(NumEq)}, g_numne = {CMP(NumNe)};
-const Grid g_eq = {GRID2(eq), GRID2(eq_t)};
-const Grid g_cons = {GRID2(cons), NOTEST};
-const Grid g_aref = {GRID2(aref_run), NOTEST};
-const Grid g_eql = {GRID2(eql_run), GRID2(eql_t)};
-const Grid g_car = {UN(Car)}, g_cdr = {UN(Cdr)}, g_cadr = {UN(Cadr)}, g_cddr = {UN(Cddr)};
-const Grid g_add1 = {UN(Add1)}, g_sub1 = {UN(Sub1)};
-const Grid g_null = {PRED(Null)}, g_consp = {PRED(Consp)}, g_atom = {PRED(Atom)}, g_zerop = {PRED(Zerop)};
+const Grid g_add = {ARITH(Add), PrimOp::Add}, g_sub = {ARITH(Sub), PrimOp::Sub}, g_mul = {ARITH(Mul), PrimOp::Mul};
+const Grid g_lt = {CMP(Lt), PrimOp::Lt}, g_gt = {CMP(Gt), PrimOp::Gt}, g_le = {CMP(Le), PrimOp::Le},
+           g_ge = {CMP(Ge), PrimOp::Ge}, g_numeq = {CMP(NumEq), PrimOp::NumEq}, g_numne = {CMP(NumNe), PrimOp::NumNe};
+const Grid g_eq = {GRID2(eq), GRID2(eq_t), PrimOp::Eq};
+const Grid g_cons = {GRID2(cons), NOTEST, PrimOp::Cons};
+const Grid g_aref = {GRID2(aref_run), NOTEST, PrimOp::Aref};
+const Grid g_eql = {GRID2(eql_run), GRID2(eql_t), PrimOp::Eql};
+const Grid g_car = {UN(Car), PrimOp::Car}, g_cdr = {UN(Cdr), PrimOp::Cdr}, g_cadr = {UN(Cadr), PrimOp::Cadr},
+           g_cddr = {UN(Cddr), PrimOp::Cddr};
+const Grid g_add1 = {UN(Add1), PrimOp::Add1}, g_sub1 = {UN(Sub1), PrimOp::Sub1};
+const Grid g_null = {PRED(Null), PrimOp::Null}, g_consp = {PRED(Consp), PrimOp::Consp}, g_atom = {PRED(Atom), PrimOp::Atom},
+           g_zerop = {PRED(Zerop), PrimOp::Zerop};
 
 struct Entry { const char* name; int nargs; const Grid* grid; };
 const Entry entries[] = {
@@ -317,9 +325,19 @@ bool select_prim(std::string_view name, int nargs, OperandKind ka, OperandKind k
         out->general = e.grid->run[0][0];
         out->test = e.grid->test[ka][kb];
         out->test_general = e.grid->test[0][0];
+        out->op = e.grid->op;
         return true;
     }
     return false;
+}
+
+Value prim_on_values(Interp& I, PrimNode* m, Value x, Value y) {
+    Value r;
+    if (still_builtin(m)) {
+        if (m->op == PrimOp::Mul && is_fixnum(x) && is_fixnum(y) && Mul::fix(x, y, &r)) return r;
+        if (m->op == PrimOp::Aref && aref_fast(x, y, &r)) return r;
+    }
+    return prim_slow_values(I, m, x, y, m->b ? 2 : 1);
 }
 
 } // namespace lipq

@@ -168,5 +168,6 @@ TEST_CASE("jit: without the gcc command, functions stay in the tree and the JIT 
     CHECK(evs(I, "(jit-compiled-p 'fib)") == "nil");
     CHECK(evs(I, "(cdr (assoc 'failed (jit-stats)))") == "1");
     CHECK(evs(I, "(cdr (assoc 'threshold (jit-stats)))") == "0");
+    CHECK(evs(I, "(stringp (cdr (assoc 'unavailable (jit-stats))))") == "t");
     CHECK(evs(I, "(fib 16)") == "987");
 }
