@@ -171,3 +171,24 @@ TEST_CASE("jit: without the gcc command, functions stay in the tree and the JIT 
     CHECK(evs(I, "(stringp (cdr (assoc 'unavailable (jit-stats))))") == "t");
     CHECK(evs(I, "(fib 16)") == "987");
 }
+
+TEST_CASE("jit: a function that gets hot with the C stack nearly used up is compiled") {
+    // GCC and the gcc/as/ld processes it starts need far more C stack than the
+    // interpreter's margin; a function gets hot wherever it is called, also at
+    // the bottom of a recursion that has used up the stack. (Compiled on the
+    // caller's stack, this died silently under ASan: a SIGSEGV in vfork while
+    // every signal was blocked for the compilation.)
+    Settings s;
+    s.jit_threshold = 0;   // the recursion itself stays in the tree
+    s.max_depth = 100000000;
+    Interp I(s);
+    if (!have_jit(I)) return;
+    evs(I, "(defun leaf (x) (+ x 1))");
+    evs(I, "(defun probe (n) (let ((r (errset (probe (1+ n)) nil)))"
+           "  (cond (r (car r))"
+           "        (t (set-jit-threshold 10)"
+           "           (let ((s 0)) (dotimes (i 100) (setq s (leaf s))) (list (> n 1000) s))))))");
+    CHECK(evs(I, "(probe 0)") == "(t 100)");   // the C stack ran out past depth 1000
+    CHECK(evs(I, "(jit-compiled-p 'leaf)") == "t");
+    CHECK(evs(I, "(leaf 41)") == "42");
+}
