@@ -301,8 +301,10 @@ struct Compiler::Impl {
         std::vector<Value> args = elements(cdr(x), x);
         Value fnval = s->value;
         PrimVariants pv;
-        if ((args.size() == 1 || args.size() == 2) && is_native(fnval) &&
-            select_prim(s->name, int(args.size()), OperandAny, OperandAny, &pv)) {
+        // The inline operation is chosen by the symbol's name, so the symbol must
+        // hold the builtin of that name: after (setq car cdr), (car x) calls cdr.
+        if ((args.size() == 1 || args.size() == 2) && is_native(fnval) && as_native(fnval)->fn &&
+            s->name == as_native(fnval)->name && select_prim(s->name, int(args.size()), OperandAny, OperandAny, &pv)) {
             Node* a = compile(args[0], Ctx::Expr);
             Node* b = args.size() > 1 ? compile(args[1], Ctx::Expr) : nullptr;
             select_prim(s->name, int(args.size()), operand_kind(a), b ? operand_kind(b) : OperandAny, &pv);

@@ -281,4 +281,18 @@
     (assert-true (< after (+ base 1000000)))))
 (assert-true (> (cdr (assoc 'collections (gc-stats))) 0))
 
+;;; ---- a builtin's symbol holding another builtin: calls what it holds ----
+;;; (car x) is compiled to an inline fast path only while car holds the car
+;;; builtin; given cdr, the definition and the top-level form call cdr. (Before
+;;; the fix both computed car: the fast path was picked by the symbol's name.)
+;;; Nothing between the two setqs may use car: the prelude's code would call cdr.
+(defvar *saved-car* car)
+(defvar *car-result* nil)
+(setq car cdr)
+(defun car-of-test (x) (car x))
+(setq *car-result* (list (car-of-test '(1 2)) (car '(3 4))))
+(setq car *saved-car*)
+(assert-equal '((2) (4)) *car-result*)
+(assert-equal 1 (car-of-test '(1 2)))
+
 (test-summary)
