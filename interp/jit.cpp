@@ -285,13 +285,14 @@ private:
     Proto* P_ = nullptr;   // the one being translated
     gcc_jit_context* cx_ = nullptr;
     gcc_jit_type *u64_ = nullptr, *i64_ = nullptr, *bool_ = nullptr, *u8_ = nullptr, *u16_ = nullptr,
-                 *i32_ = nullptr, *vptr_ = nullptr;
+                 *i16_ = nullptr, *i32_ = nullptr, *vptr_ = nullptr;
     gcc_jit_type *frame_t_ = nullptr, *call_t_ = nullptr;
     gcc_jit_field *frame_f_[3] = {}, *call_f_[3] = {};
     gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr;
     RV I_v_ = nullptr, base_ = nullptr, self_ = nullptr, frame_addr_ = nullptr;
     RV site_ = nullptr;
     LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
+    LV native_call_ = nullptr;           // the ActiveCall of a builtin called from here (one at a time)
     BB exit_ = nullptr;
     LV result_ = nullptr;
     BB cur_ = nullptr, top_ = nullptr;   // cur_ null: the code here is unreachable
@@ -443,6 +444,7 @@ private:
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
     RV prim(PrimNode* m, bool want_test);
     RV call_global(CallGlobal* m);
+    void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
     RV prog(ProgNode* m);
     // ((fnv & 7) == 0 && fnv != 0): a headered object
     RV is_obj_word(RV v) { return land(eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(7)), word(0)), ne(v, word(0))); }
@@ -835,8 +837,10 @@ RV Translator::call_global(CallGlobal* m) {
     jump(join);
     cur_ = check;
     // a compiled simple closure of this arity?
-    BB closure = block();
-    branch(is_closure, closure, generic);
+    BB closure = block(), native = block("native");
+    branch(is_closure, closure, native);
+    cur_ = native;
+    call_native(fnv, cbase, n, site, r, join, generic);
     cur_ = closure;
     RV proto = keep(as_rv(field(fnv, offsetof(Closure, proto))));
     RV entry_word = keep(as_rv(field(proto, offsetof(Proto, jit_entry))));
@@ -853,6 +857,45 @@ RV Translator::call_global(CallGlobal* m) {
     return as_rv(r);
 }
 
+// A builtin (fnv, known to be a Native) with arity and a C++ function: what
+// call_builtin_linked does (eval.cpp), here, so that a builtin costs an
+// indirect call, not two more calls and the checks again. Link an ActiveCall
+// (backtraces name the builtin; errors restore current_call through the
+// MachineState snapshots, as for the tree), check the C stack, call, unlink.
+// Anything else goes to `generic`.
+void Translator::call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic) {
+    RV fn = keep(as_rv(field(fnv, offsetof(Native, fn))));
+    RV lo = as_rv(field(fnv, offsetof(Native, min_args), i16_));
+    RV hi = as_rv(field(fnv, offsetof(Native, max_args), i16_));
+    RV n16 = g_.gcc_jit_context_new_rvalue_from_long(cx_, i16_, n), zero16 = g_.gcc_jit_context_new_rvalue_from_long(cx_, i16_, 0);
+    RV arity_ok = land(cmp(GCC_JIT_COMPARISON_LE, lo, n16),
+                       bin(GCC_JIT_BINARY_OP_LOGICAL_OR, cmp(GCC_JIT_COMPARISON_LT, hi, zero16), cmp(GCC_JIT_COMPARISON_LE, n16, hi), bool_));
+    BB go = block("builtin"), deep = block("builtin_deep"), run = block();
+    branch(land(ne(fn, word(0)), arity_ok), go, generic);
+    cur_ = go;
+    if (!native_call_) native_call_ = local(call_t_, "bcall");
+    LV cc = interp(offsetof(Interp, current_call));
+    RV prev = keep(as_rv(cc));
+    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[0]), prev);
+    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[1]), cbase);
+    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[2]), site);
+    RV addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(native_call_, nullptr), u64_);
+    assign(cc, addr);
+    branch(cmp(GCC_JIT_COMPARISON_LT, addr, as_rv(interp(offsetof(Interp, cstack_limit)))), deep, run);
+    cur_ = deep;
+    assign(cc, prev);
+    eval(call(fnaddr(h_stack_overflow), {I_v_}));   // throws
+    end_return(word(NIL));
+    cur_ = run;
+    gcc_jit_type* pt[3] = {u64_, u64_, i32_};
+    gcc_jit_type* ft = g_.gcc_jit_context_new_function_ptr_type(cx_, nullptr, u64_, 3, pt, 0);
+    RV args[3] = {I_v_, cbase, g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n)};
+    assign(r, g_.gcc_jit_context_new_call_through_ptr(cx_, nullptr, g_.gcc_jit_context_new_bitcast(cx_, nullptr, fn, ft), 3, args));
+    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, cbase, word(8)));
+    assign(cc, prev);
+    jump(join);
+}
+
 // The compiled function of P_: the call's bookkeeping (what link_call and
 // enter_simple do in eval.cpp), the body, then the undoing (see the top of
 // the file).
@@ -866,6 +909,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     base_ = g_.gcc_jit_param_as_rvalue(params[1]);
     site_ = g_.gcc_jit_param_as_rvalue(params[2]);
     frame_ = local(frame_t_, "frame");
+    native_call_ = nullptr;
     frame_addr_ = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(frame_, nullptr), u64_);
     cur_ = block("prologue");
     // Link the ActiveCall, count depth, check the C stack, poll.
@@ -891,7 +935,11 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     cur_ = fine;
     temp_ = P_->nreq;   // I->sp is at the arguments' end, as the caller left it
     poll();
-    self_ = keep(as_rv(mem(base_, -8)));
+    // Read from memory at each use, as are the ActiveCall's prev and site in
+    // the epilogue: the slot and the record do not change during the call, and
+    // three fewer values held across calls are three callee-saved registers
+    // GCC does not save and restore in every call.
+    self_ = as_rv(mem(base_, -8));
     exit_ = block("exit");
     result_ = local(u64_, "result");
     BB stack_check = cur_;   // ended below, once the temporaries are known
@@ -928,14 +976,14 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     // code, it is run here.
     cur_ = exit_;
     BB tail = block("tailcall"), done = block("done");
-    branch(land(eq(as_rv(result_), word(TAILCALL)), ne(site_, word(0))), tail, done);
+    branch(land(eq(as_rv(result_), word(TAILCALL)), ne(as_rv(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2])), word(0))), tail, done);
     cur_ = tail;
     assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
     jump(done);
     cur_ = done;
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     assign(depth, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(depth), int32(1), i32_));
-    assign(cc, prev_call);
+    assign(cc, as_rv(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0])));
     end_return(as_rv(result_));
     end_open_blocks();
 }
@@ -986,6 +1034,7 @@ gcc_jit_result* Translator::translate(int* refused) {
     u64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_LONG_LONG);
     i64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_LONG_LONG);
     i32_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_INT);
+    i16_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_SHORT);
     u8_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_CHAR);
     u16_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_SHORT);
     bool_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_BOOL);

@@ -116,6 +116,25 @@ TEST_CASE("jit: errors in compiled code carry message, place and backtrace") {
     }
     CHECK(I.sp - I.stack_lo < 64);
     CHECK(evs(I, "(errset (use 5) nil)") == "nil");
+    // A builtin called from compiled code (linked there, not through the tree):
+    // its error names it, with the caller in the backtrace; then all is unlinked.
+    evs(I, "(defun size (l) (length l))");
+    evs(I, "(defun sizes (l) (list (size l)))");
+    CHECK(evs(I, "(sizes '(1 2 3))") == "(3)");
+    CHECK(evs(I, "(jit-compiled-p 'size)") == "t");
+    try {
+        I.eval_string("(sizes 7)", "<jit>");
+        FAIL("no error");
+    } catch (LispError& e) {
+        CHECK(std::string(e.what()).find("length: not a proper list: 7") != std::string::npos);
+        REQUIRE(e.backtrace.size() >= 3);
+        CHECK(e.backtrace[0].find("length") == 0);
+        CHECK(e.backtrace[1].find("size") == 0);
+        CHECK(e.backtrace[2].find("sizes") == 0);
+    }
+    CHECK(I.current_call == nullptr);
+    CHECK(I.sp - I.stack_lo < 64);
+    CHECK(evs(I, "(sizes '(a))") == "(1)");
     evs(I, "(defun undefined-call (x) (no-such-function x))");
     CHECK(error_of(I, "(undefined-call 1)").find("undefined function: no-such-function") != std::string::npos);
 }
