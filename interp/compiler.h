@@ -71,6 +71,7 @@ struct Proto : Obj {
     // the call, counts depth, polls, runs the body and its tail calls).
     using JitEntry = Value (*)(Interp*, Value* base, const SourcePos* site);
     uint32_t calls = 0;
+    uint32_t turns = 0;                     // of while and prog loops (eval.cpp, count_turn)
     uint8_t jit_state = 0;                  // 0 not tried, 1 compiled, 2 left to the tree
     JitEntry jit_entry = nullptr;
     void* jit_code = nullptr;               // owned: see jit_release

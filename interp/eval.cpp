@@ -113,6 +113,25 @@ static inline bool simple_call(Value fn, int nargs) {
     }
 }
 
+// Loops count toward the JIT threshold (jit.h) too, or a function called a
+// few times whose loop turns a million times would never be compiled. A
+// tail call of the function itself counts as a call: at the threshold it is
+// compiled, and the next turn already runs the machine code (the body node
+// is replaced). A turn of a while or prog loop cannot leave the tree (there
+// is no switching a running activation to machine code); threshold turns
+// make the function's next call its last interpreted one, so the function
+// is compiled when it is called again, and a loop that runs once (a search
+// driver, a script's top level) costs no compilation. A turn weighs a tenth
+// of a call (TURNS_PER_CALL): the body of a loop is usually a few
+// operations, and at one turn, one call the quick sizes of scripts/demo.lisp
+// compiled 21 batches of functions (3.0 CPU s) instead of 12 (2.1 s).
+[[gnu::always_inline]] static inline void count_turn(Interp& I, Closure* self) {
+    if (!self) return;
+    Proto* p = self->proto;
+    if (p->calls + 1 < I.jit_threshold && ++p->turns == TURNS_PER_CALL * I.jit_threshold) [[unlikely]]
+        p->calls = I.jit_threshold - 1;
+}
+
 // Enter a simple closure: link the call, run the body, and loop in the same
 // frame while it ends in a tail call of another simple closure (anything else
 // goes to run_frame). Inlined into the call nodes. `checked`: the caller has
@@ -140,7 +159,9 @@ template <bool checked = false>
         for (int i = 0; i < nargs; i++) base[i] = from[i];
         I.sp = base + nargs;
         I.poll();
-        if (fn != obj_value(c) || nargs != p->simple_nargs) {   // a self tail call (a loop) keeps c, p and end
+        if (fn == obj_value(c) && nargs == p->simple_nargs) {   // a self tail call (a loop) keeps c, p and end
+            if (++p->calls == I.jit_threshold) [[unlikely]] jit_compile(I, p);
+        } else {
             base[-1] = fn;
             if (!simple_call(fn, nargs)) [[unlikely]] {
                 v = run_frame(I, base, nargs);
@@ -612,6 +633,7 @@ inline Value prog_loop(ProgNode* m, Frame& f, size_t i) {
             if (I.sig_kind == NonLocalExit::Go) {
                 i = size_t(I.sig_label);
                 I.poll();
+                count_turn(I, f.self);
                 continue;
             }
             Value r = I.in_flight;
@@ -695,6 +717,7 @@ static Value run_while(Node* n, Frame& f) {
     while (ev_test(m->test, f)) {
         ev(m->body, f);
         I.poll();
+        count_turn(I, f.self);
     }
     return NIL;
 }

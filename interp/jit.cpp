@@ -51,6 +51,7 @@ void jit_release(Proto*) {}
 #else
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstddef>
 #include <dlfcn.h>
@@ -1111,7 +1112,8 @@ static std::vector<Proto*> batch_for(Interp& I, Proto* hot) {
     I.heap.for_each_object([&](Obj* o) {
         if (o->type != Type::Proto || batch.size() >= 16) return;
         auto* q = static_cast<Proto*>(o);
-        if (q != hot && q->simple && q->jit_state == 0 && q->calls >= warm) batch.push_back(q);
+        bool primed_by_loops = q->calls == I.jit_threshold - 1 && q->turns >= TURNS_PER_CALL * I.jit_threshold;
+        if (q != hot && q->simple && q->jit_state == 0 && q->calls >= warm && !primed_by_loops) batch.push_back(q);
     });
     return batch;
 }
@@ -1155,7 +1157,14 @@ void jit_compile(Interp& I, Proto* p) {
         I.jit_stats.refused++;
         batch.erase(batch.begin() + refused);
     }
-    I.jit_stats.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    I.jit_stats.seconds += seconds;
+    // LIPQ_JIT_LOG=1: one line per GCC run on stderr (for developers tuning the threshold).
+    if (const char* l = std::getenv("LIPQ_JIT_LOG"); l && l[0] == '1') {
+        std::string line = "jit: " + std::to_string(int(seconds * 1000)) + " ms:";
+        for (Proto* q : batch) line += " " + q->name;
+        std::fprintf(stderr, "%s\n", line.c_str());
+    }
     if (!res) return;
     auto* code = new JitCode{res, 0};
     for (size_t k = 0; k < batch.size(); k++) {

@@ -211,3 +211,34 @@ TEST_CASE("jit: a function that gets hot with the C stack nearly used up is comp
     CHECK(evs(I, "(jit-compiled-p 'leaf)") == "t");
     CHECK(evs(I, "(leaf 41)") == "42");
 }
+
+TEST_CASE("jit: loops count toward the threshold") {
+    Settings s;
+    s.jit_threshold = 100;   // a call counts 1, a loop turn 1/TURNS_PER_CALL
+    Interp I(s);
+    if (!have_jit(I)) return;
+    // A tail call of itself counts as a call: compiled during its only call.
+    evs(I, "(defun spin (n acc) (if (= n 0) acc (spin (- n 1) (+ acc 1))))");
+    CHECK(evs(I, "(spin 500 0)") == "500");
+    CHECK(evs(I, "(jit-compiled-p 'spin)") == "t");
+    // A while loop turning 100 * TURNS_PER_CALL times: compiled at the next call.
+    evs(I, "(defun count-up (n) (let ((i 0)) (while (< i n) (setq i (1+ i))) i))");
+    CHECK(evs(I, "(count-up 5000)") == "5000");
+    CHECK(evs(I, "(jit-compiled-p 'count-up)") == "nil");
+    // ... not taken along when another function gets hot first.
+    evs(I, "(defun tiny (x) x)");
+    evs(I, "(dotimes (i 150) (tiny i))");
+    CHECK(evs(I, "(jit-compiled-p 'tiny)") == "t");
+    CHECK(evs(I, "(jit-compiled-p 'count-up)") == "nil");
+    CHECK(evs(I, "(count-up 10)") == "10");
+    CHECK(evs(I, "(jit-compiled-p 'count-up)") == "t");
+    CHECK(evs(I, "(count-up 7)") == "7");
+    // A prog loop (dotimes) likewise; fewer turns leave it in the tree.
+    evs(I, "(defun total (n) (let ((s 0)) (dotimes (i n) (setq s (+ s i))) s))");
+    CHECK(evs(I, "(total 500)") == "124750");
+    CHECK(evs(I, "(total 3)") == "3");
+    CHECK(evs(I, "(jit-compiled-p 'total)") == "nil");
+    CHECK(evs(I, "(total 2000)") == "1999000");
+    CHECK(evs(I, "(total 4)") == "6");
+    CHECK(evs(I, "(jit-compiled-p 'total)") == "t");
+}
