@@ -413,6 +413,20 @@ private:
     template <class F>
     const void* fnaddr(F f) { return reinterpret_cast<const void*>(f); }
 
+    // Fill the ActiveCall record `rec` {I->current_call, base, site} and make
+    // it the current call; *prev (if asked): the call it links to. Returns
+    // its address.
+    RV link_call(LV rec, RV base, RV site, RV* prev = nullptr) {
+        LV cc = interp(offsetof(Interp, current_call));
+        RV p = keep(as_rv(cc));
+        if (prev) *prev = p;
+        assign(g_.gcc_jit_lvalue_access_field(rec, nullptr, call_f_[0]), p);
+        assign(g_.gcc_jit_lvalue_access_field(rec, nullptr, call_f_[1]), base);
+        assign(g_.gcc_jit_lvalue_access_field(rec, nullptr, call_f_[2]), site);
+        RV addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(rec, nullptr), u64_);
+        assign(cc, addr);
+        return addr;
+    }
     // I->sp = base + temp_ (everything below is live and initialised).
     void set_sp() { assign(interp(offsetof(Interp, sp)), add(base_, uint64_t(temp_) * 8)); }
     int push_temp() {
@@ -876,12 +890,8 @@ void Translator::call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB
     cur_ = go;
     if (!native_call_) native_call_ = local(call_t_, "bcall");
     LV cc = interp(offsetof(Interp, current_call));
-    RV prev = keep(as_rv(cc));
-    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[0]), prev);
-    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[1]), cbase);
-    assign(g_.gcc_jit_lvalue_access_field(native_call_, nullptr, call_f_[2]), site);
-    RV addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(native_call_, nullptr), u64_);
-    assign(cc, addr);
+    RV prev;
+    RV addr = link_call(native_call_, cbase, site, &prev);
     branch(cmp(GCC_JIT_COMPARISON_LT, addr, as_rv(interp(offsetof(Interp, cstack_limit)))), deep, run);
     cur_ = deep;
     assign(cc, prev);
@@ -916,12 +926,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     // Link the ActiveCall, count depth, check the C stack, poll.
     LV call_rec = local(call_t_, "call");
     LV cc = interp(offsetof(Interp, current_call));
-    RV prev_call = keep(as_rv(cc));
-    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0]), prev_call);
-    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[1]), base_);
-    assign(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2]), site_);
-    RV call_addr = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(call_rec, nullptr), u64_);
-    assign(cc, call_addr);
+    RV call_addr = link_call(call_rec, base_, site_);
     LV depth = interp(offsetof(Interp, depth), i32_);
     RV d = keep(bin(GCC_JIT_BINARY_OP_PLUS, as_rv(depth), int32(1), i32_), i32_);
     assign(depth, d);
