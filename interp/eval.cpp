@@ -128,7 +128,7 @@ static inline bool simple_call(Value fn, int nargs) {
 [[gnu::always_inline]] static inline void count_turn(Interp& I, Closure* self) {
     if (!self) return;
     Proto* p = self->proto;
-    if (p->calls + 1 < I.jit_threshold && ++p->turns == TURNS_PER_CALL * I.jit_threshold) [[unlikely]]
+    if (p->calls + 1 < I.jit_threshold && ++p->turns == TURNS_PER_CALL * I.jit_threshold) [[unlikely]]   // (never, past 2^32 turns)
         p->calls = I.jit_threshold - 1;
 }
 

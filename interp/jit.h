@@ -32,7 +32,7 @@ struct JitStats {
 // prog loops set its call count to threshold - 1, so that it is compiled at
 // its next call. Such a function is not taken along into another's GCC run
 // (jit.cpp, batch_for): if it is never called again, it costs nothing.
-constexpr uint32_t TURNS_PER_CALL = 10;
+constexpr uint64_t TURNS_PER_CALL = 10;   // 64-bit: times any threshold without wrapping
 
 // Compile p if it can be and has not been tried. Never throws; on any
 // failure p keeps running in the node tree.
