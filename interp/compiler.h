@@ -72,6 +72,18 @@ struct Proto : Obj {
     using JitEntry = Value (*)(Interp*, Value* base, const SourcePos* site);
     uint32_t calls = 0;
     uint32_t turns = 0;                     // of while and prog loops (eval.cpp, count_turn)
+    // A loop turn counts a tenth of a call: TURNS_PER_CALL * threshold turns
+    // set the call count to threshold - 1, so the function is compiled at its
+    // next call. Until then it is "primed", and not taken along into another
+    // function's GCC run (jit.cpp, batch_for): if it is never called again,
+    // it costs nothing. (64-bit: times any threshold without wrapping.)
+    static constexpr uint64_t TURNS_PER_CALL = 10;
+    void count_turn(uint32_t threshold) {
+        if (calls + 1 < threshold && ++turns == TURNS_PER_CALL * threshold) [[unlikely]] calls = threshold - 1;
+    }
+    bool primed_by_loops(uint32_t threshold) const {
+        return calls + 1 == threshold && turns >= TURNS_PER_CALL * threshold;
+    }
     uint8_t jit_state = 0;                  // 0 not tried, 1 compiled, 2 left to the tree
     JitEntry jit_entry = nullptr;
     void* jit_code = nullptr;               // owned: see jit_release

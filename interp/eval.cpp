@@ -122,14 +122,11 @@ static inline bool simple_call(Value fn, int nargs) {
 // make the function's next call its last interpreted one, so the function
 // is compiled when it is called again, and a loop that runs once (a search
 // driver, a script's top level) costs no compilation. A turn weighs a tenth
-// of a call (TURNS_PER_CALL): the body of a loop is usually a few
+// of a call (Proto::TURNS_PER_CALL): the body of a loop is usually a few
 // operations, and at one turn, one call the quick sizes of scripts/demo.lisp
 // compiled 21 batches of functions (3.0 CPU s) instead of 12 (2.1 s).
 [[gnu::always_inline]] static inline void count_turn(Interp& I, Closure* self) {
-    if (!self) return;
-    Proto* p = self->proto;
-    if (p->calls + 1 < I.jit_threshold && ++p->turns == TURNS_PER_CALL * I.jit_threshold) [[unlikely]]   // (never, past 2^32 turns)
-        p->calls = I.jit_threshold - 1;
+    if (self) self->proto->count_turn(I.jit_threshold);
 }
 
 // Enter a simple closure: link the call, run the body, and loop in the same

@@ -1117,8 +1117,8 @@ static std::vector<Proto*> batch_for(Interp& I, Proto* hot) {
     I.heap.for_each_object([&](Obj* o) {
         if (o->type != Type::Proto || batch.size() >= 16) return;
         auto* q = static_cast<Proto*>(o);
-        bool primed_by_loops = q->calls == I.jit_threshold - 1 && q->turns >= TURNS_PER_CALL * I.jit_threshold;
-        if (q != hot && q->simple && q->jit_state == 0 && q->calls >= warm && !primed_by_loops) batch.push_back(q);
+        if (q != hot && q->simple && q->jit_state == 0 && q->calls >= warm && !q->primed_by_loops(I.jit_threshold))
+            batch.push_back(q);
     });
     return batch;
 }

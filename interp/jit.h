@@ -27,13 +27,6 @@ struct JitStats {
     std::string unavailable;   // why there is no JIT (empty: available or not tried)
 };
 
-// Loop turns count toward the threshold at a tenth of a call (eval.cpp,
-// count_turn): TURNS_PER_CALL * threshold turns of a function's while and
-// prog loops set its call count to threshold - 1, so that it is compiled at
-// its next call. Such a function is not taken along into another's GCC run
-// (jit.cpp, batch_for): if it is never called again, it costs nothing.
-constexpr uint64_t TURNS_PER_CALL = 10;   // 64-bit: times any threshold without wrapping
-
 // Compile p if it can be and has not been tried. Never throws; on any
 // failure p keeps running in the node tree.
 void jit_compile(Interp& I, Proto* p);
