@@ -11,8 +11,8 @@
 #include "interp/interp.h"
 #include "interp/printer.h"
 #include "interp/reader.h"
+#include "on_stack.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -170,38 +170,27 @@ TEST_CASE("hostile: errors thrown over 100 MiB deep, again and again, on a big s
     // own stack cleanup refuses (over 64 MiB; interp/asan_unwind.cpp): stale
     // redzones made the next deep recursion report a false overflow.
     if (torture()) return;
-    struct Job {
-        std::string out;
-        static void* run(void* p) {
-            auto* j = static_cast<Job*>(p);
-            Settings s;
-            s.max_depth = 100000000;
-            Interp I(s);
-            ev(I, "(defun f (n) (if (= n 0) 0 (+ 1 (f (- n 1)))))");
-            try {
-                for (int round = 0; round < 2; round++) {
-                    j->out += error_of(I, "(f 100000000)") + "|";    // the C stack runs out
-                    j->out += evs(I, "(errset (f 100000000) nil)") + "|";
-                    j->out += evs(I, "(f 80000)") + "|";             // deep again (> 64 MiB under ASan)
-                }
-            } catch (std::exception& e) {
-                j->out += std::string("exception: ") + e.what();
+    std::string out;
+    run_on_stack(size_t(128) << 20, [&] {
+        Settings s;
+        s.max_depth = 100000000;
+        Interp I(s);
+        ev(I, "(defun f (n) (if (= n 0) 0 (+ 1 (f (- n 1)))))");
+        try {
+            for (int round = 0; round < 2; round++) {
+                out += error_of(I, "(f 100000000)") + "|";    // the C stack runs out
+                out += evs(I, "(errset (f 100000000) nil)") + "|";
+                out += evs(I, "(f 80000)") + "|";             // deep again (> 64 MiB under ASan)
             }
-            return nullptr;
+        } catch (std::exception& e) {
+            out += std::string("exception: ") + e.what();
         }
-    } job;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, size_t(128) << 20);
-    pthread_t th;
-    REQUIRE(pthread_create(&th, &attr, Job::run, &job) == 0);
-    pthread_join(th, nullptr);
-    pthread_attr_destroy(&attr);
+    });
     std::string one = "stack depth exceeded";
-    CHECK(job.out.find(one) == 0);
-    CAPTURE(job.out);
+    CHECK(out.find(one) == 0);
+    CAPTURE(out);
     size_t n = 0;
-    for (size_t at = 0; (at = job.out.find("|nil|80000|", at)) != std::string::npos; at++) n++;
+    for (size_t at = 0; (at = out.find("|nil|80000|", at)) != std::string::npos; at++) n++;
     CHECK(n == 2);
 }
 

@@ -7,9 +7,9 @@
 
 #include "interp/interp.h"
 #include "interp/printer.h"
+#include "on_stack.h"
 
 #include <cstdlib>
-#include <pthread.h>
 #include <string>
 #include <thread>
 
@@ -197,36 +197,25 @@ TEST_CASE("jit: a function that gets hot with the C stack nearly used up is comp
     // recursion that has used up a 256 KiB thread stack (an embedder's
     // thread; the margin is then 32 KiB). Compiled on the caller's stack, GCC
     // overran it and the test died of SIGSEGV (checked by undoing the fix).
-    struct Job {
-        std::string out;
-        static void* run(void* p) {
-            auto* j = static_cast<Job*>(p);
-            Settings s;
-            s.jit_threshold = 0;   // the recursion itself stays in the tree
-            s.max_depth = 100000000;
-            Interp I(s);
-            if (!jit_available(I)) return nullptr;
-            evs(I, "(defun leaf (x) (+ x 1))");
-            evs(I, "(defun probe (n) (let ((r (errset (probe (1+ n)) nil)))"
-                   "  (cond (r (car r))"
-                   "        (t (set-jit-threshold 10)"
-                   "           (let ((s 0)) (dotimes (i 100) (setq s (leaf s))) (list (> n 50) s))))))");
-            j->out = evs(I, "(probe 0)");   // one at a time: the operands of + are unsequenced
-            j->out += " " + evs(I, "(jit-compiled-p 'leaf)");
-            j->out += " " + evs(I, "(leaf 41)");
-            return nullptr;
-        }
-    } job;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, size_t(256) << 10);
-    pthread_t th;
-    REQUIRE(pthread_create(&th, &attr, Job::run, &job) == 0);
-    pthread_join(th, nullptr);
-    pthread_attr_destroy(&attr);
-    if (job.out.empty()) return;   // no JIT here (have_jit says why in the other cases)
+    std::string out;
+    run_on_stack(size_t(256) << 10, [&] {
+        Settings s;
+        s.jit_threshold = 0;   // the recursion itself stays in the tree
+        s.max_depth = 100000000;
+        Interp I(s);
+        if (!jit_available(I)) return;
+        evs(I, "(defun leaf (x) (+ x 1))");
+        evs(I, "(defun probe (n) (let ((r (errset (probe (1+ n)) nil)))"
+               "  (cond (r (car r))"
+               "        (t (set-jit-threshold 10)"
+               "           (let ((s 0)) (dotimes (i 100) (setq s (leaf s))) (list (> n 50) s))))))");
+        out = evs(I, "(probe 0)");   // one at a time: the operands of + are unsequenced
+        out += " " + evs(I, "(jit-compiled-p 'leaf)");
+        out += " " + evs(I, "(leaf 41)");
+    });
+    if (out.empty()) return;   // no JIT here (have_jit says why in the other cases)
     // The C stack ran out past depth 50; leaf was compiled there, and runs.
-    CHECK(job.out == "(t 100) t 42");
+    CHECK(out == "(t 100) t 42");
 }
 
 TEST_CASE("jit: loops count toward the threshold") {
