@@ -16,9 +16,6 @@ namespace {
 
 Value bi_eval(Interp& I, Value* a, int) { return I.eval(a[0]); }
 
-// (funcall f args...): invoke f on the arguments where they already are.
-Value bi_funcall(Interp& I, Value* a, int n) { return invoke(I, a + 1, n - 1, nullptr); }
-
 // (apply f a b ... list)
 Value bi_apply(Interp& I, Value* a, int n) {
     Value last = a[n - 1];
@@ -213,7 +210,7 @@ Value bi_set_depth_limit(Interp& I, Value* a, int) {
 
 const BuiltinDef control_lib[] = {
     {"eval", bi_eval, 1, 1, "(eval form): evaluate form in the global environment."},
-    {"funcall", bi_funcall, 1, -1, "(funcall f args...): call f on the arguments."},
+    {"funcall", funcall_builtin, 1, -1, "(funcall f args...): call f on the arguments."},
     {"apply", bi_apply, 2, -1, "(apply f args... list): call f on the arguments and the elements of list."},
     {"error", bi_error, 1, -1, "(error control args...): signal an error with a formatted message."},
     {"throw", bi_throw, 1, 2, "(throw tag [value]): return value from the innermost (catch tag ...)."},

@@ -55,6 +55,8 @@ void bind_complex(Interp& I, Proto* p, Closure* c, Value* base, int nargs) {
             Value* end = base + p->frame_size;
             if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
             if (p->simple && nargs == p->nreq) [[likely]] {
+                // Reached by a tail call too: it counts toward the JIT threshold.
+                if (++p->calls == I.jit_threshold) [[unlikely]] jit_compile(I, p);
                 for (Value* s = base + nargs; s < end; ++s) *s = NIL;
                 I.sp = end;
             } else {
@@ -168,6 +170,9 @@ template <bool checked = false>
             p = c->proto;
             end = base + p->frame_size;
             if (end > I.stack_hi) [[unlikely]] I.stack_overflow();
+            // A function reached only by tail calls (one driven by another's
+            // loop, a state machine) is called as often as any other.
+            if (++p->calls == I.jit_threshold) [[unlikely]] jit_compile(I, p);
         }
     }
     I.sp = base - 1;
@@ -188,6 +193,8 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site) {
     I.current_call = call.prev;
     return v;
 }
+
+Value funcall_builtin(Interp& I, Value* a, int n) { return invoke(I, a + 1, n - 1, nullptr); }
 
 Value finish_tail_call(Interp& I, Value* base) {
     Value fn = I.tail_fn;

@@ -50,6 +50,7 @@ void jit_release(Proto*) {}
 } // namespace lipq
 #else
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -145,6 +146,7 @@ Value h_call_overflow(Interp* I, ActiveCall* call) {
 Value h_stack_overflow(Interp* I) { I->stack_overflow(); }
 Value h_prim(Interp* I, PrimNode* m, Value x, Value y) { return prim_on_values(*I, m, x, y); }
 Value h_cons(Interp* I, Value x, Value y) { return I->cons(x, y); }
+Value h_box(Interp* I, Value v) { return obj_value(I->heap.make<Box>(v)); }
 Value h_call(Interp* I, Value* base, int64_t nargs, const SourcePos* site) {
     return call_prepared(*I, base, int(nargs), site);
 }
@@ -187,6 +189,16 @@ gcc_jit_comparison comparison(PrimOp op) {
 
 // Nodes whose evaluation cannot collect (so an operand computed before them
 // needs no parking).
+// A call site that may be (funcall f args...): then a compiled f is entered
+// from here (funcall_compiled).
+static bool is_funcall(CallGlobal* m) { return m->sym->name == "funcall" && !m->args.empty(); }
+
+// An ActiveCall site that is not null (so the callee runs its own tail calls,
+// as when called from compiled code) and names no position (so backtraces
+// and error locations read as for the tree, where funcall invokes f without
+// a site).
+static const SourcePos no_site{};
+
 bool cannot_collect(Node* n) {
     return dynamic_cast<ConstNode*>(n) || dynamic_cast<LocalRef*>(n) || dynamic_cast<CapRef*>(n) ||
            dynamic_cast<GlobalRef*>(n);
@@ -283,6 +295,7 @@ private:
     const GccJit& g_;
     Interp& I_;
     std::vector<Proto*> batch_;
+    std::vector<std::string> fnames_;   // the C name of each entry
     Proto* P_ = nullptr;   // the one being translated
     gcc_jit_context* cx_ = nullptr;
     gcc_jit_type *u64_ = nullptr, *i64_ = nullptr, *bool_ = nullptr, *u8_ = nullptr, *u16_ = nullptr,
@@ -460,6 +473,7 @@ private:
     RV prim(PrimNode* m, bool want_test);
     RV call_global(CallGlobal* m);
     void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
+    void funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other);
     RV prog(ProgNode* m);
     // ((fnv & 7) == 0 && fnv != 0): a headered object
     RV is_obj_word(RV v) { return land(eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(7)), word(0)), ne(v, word(0))); }
@@ -565,9 +579,19 @@ RV Translator::expr(Node* n) {
         return v;
     }
     if (auto* m = dynamic_cast<Bind*>(n)) {
-        if (m->fn != Bind::plain) return fallback(n);
+        if (m->fn != Bind::plain && m->fn != Bind::boxed) return fallback(n);
         assign(slot(m->slot), m->val ? expr(m->val) : word(NIL));
+        if (m->fn == Bind::boxed) {   // a variable captured and assigned lives in a Box
+            set_sp();                 // the value is rooted in its slot while the box is made
+            assign(slot(m->slot), call(fnaddr(h_box), {I_v_, as_rv(slot(m->slot))}));
+        }
         return word(NIL);
+    }
+    if (auto* m = dynamic_cast<CapSet*>(n)) {   // always boxed (nodes.h)
+        RV v = keep(expr(m->val));
+        RV box = as_rv(field(self_, offsetof(Closure, cap) + size_t(m->idx) * 8));
+        assign(field(box, offsetof(Box, v)), v);
+        return v;
     }
     if (auto* m = dynamic_cast<IfNode*>(n)) return if_else(m->test, m->then, m->els);
     if (auto* m = dynamic_cast<IfTestNode*>(n)) return if_else(m->cond, m->then, m->els);
@@ -793,9 +817,7 @@ RV Translator::call_global(CallGlobal* m) {
     // This function calling itself (the usual hot case) needs no further test.
     branch(eq(fnv, self_), direct, checks);
     cur_ = checks;
-    // A tail call of a builtin has nothing to gain from the trampoline: the tree does it.
-    RV ours = m->tail ? land(is_obj_word(fnv), land(is_closure, not_df))
-                      : land(is_obj_word(fnv), bin(GCC_JIT_BINARY_OP_LOGICAL_OR, is_native, land(is_closure, not_df), bool_));
+    RV ours = land(is_obj_word(fnv), bin(GCC_JIT_BINARY_OP_LOGICAL_OR, is_native, land(is_closure, not_df), bool_));
     branch(ours, direct, tree);
 
     cur_ = tree;
@@ -829,12 +851,32 @@ RV Translator::call_global(CallGlobal* m) {
             jump(top_);
             cur_ = other;
         }
+        BB closure_tail = block("tail"), native_tail = block("tailbuiltin");
+        branch(is_closure, closure_tail, native_tail);
+        cur_ = closure_tail;
         assign(interp(offsetof(Interp, tail_fn)), fnv);
         assign(interp(offsetof(Interp, tail_args)), cbase);
         assign(interp(offsetof(Interp, tail_argc), i32_), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n));
         temp_ = t + 1 + n;
         set_sp();
         ret(word(TAILCALL));
+        // A builtin in tail position is simply called, as the tree does: it
+        // does not grow the Lisp stack, and its arguments (often the
+        // recursive call, as in (append r (f (cdr xs)))) stay compiled.
+        cur_ = native_tail;
+        set_sp();   // I->sp = cbase + n, as for any call
+        BB native_done = block("tailbuiltin_done"), native_generic = block("tailbuiltin_generic");
+        if (is_funcall(m)) {
+            BB builtin = block();
+            funcall_compiled(fnv, cbase, n, ptr_word(&m->pos), r, native_done, builtin);
+            cur_ = builtin;
+        }
+        call_native(fnv, cbase, n, ptr_word(&m->pos), r, native_done, native_generic);
+        cur_ = native_generic;
+        assign(r, call(fnaddr(h_call), {I_v_, cbase, word(uint64_t(n)), ptr_word(&m->pos)}));
+        jump(native_done);
+        cur_ = native_done;
+        ret(as_rv(r));
         temp_ = t;
         return word(NIL);   // what follows a tail call is unreachable
     }
@@ -855,6 +897,11 @@ RV Translator::call_global(CallGlobal* m) {
     BB closure = block(), native = block("native");
     branch(is_closure, closure, native);
     cur_ = native;
+    if (is_funcall(m)) {
+        BB builtin = block();
+        funcall_compiled(fnv, cbase, n, site, r, join, builtin);
+        cur_ = builtin;
+    }
     call_native(fnv, cbase, n, site, r, join, generic);
     cur_ = closure;
     RV proto = keep(as_rv(field(fnv, offsetof(Closure, proto))));
@@ -904,6 +951,34 @@ void Translator::call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB
     assign(r, g_.gcc_jit_context_new_call_through_ptr(cx_, nullptr, g_.gcc_jit_context_new_bitcast(cx_, nullptr, fn, ft), 3, args));
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, cbase, word(8)));
     assign(cc, prev);
+    jump(join);
+}
+
+// (funcall f args...), fnv a builtin: if it is funcall and f a compiled simple
+// closure taking the n - 1 arguments, link funcall's ActiveCall as the
+// builtin's would be and enter f's machine code on the arguments where they
+// are, with no invoke and no tree in between (flat-map, filter and every
+// search driver that calls a lambda). Anything else goes to `other`.
+void Translator::funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other) {
+    BB check = block(), closure = block(), go = block("funcall");
+    RV fn = as_rv(field(fnv, offsetof(Native, fn)));
+    branch(eq(fn, ptr_word(fnaddr(funcall_builtin))), check, other);
+    cur_ = check;
+    RV f = keep(as_rv(mem(cbase, 0)));
+    RV f_is_closure = eq(as_rv(field(f, offsetof(Obj, type), u8_)), g_.gcc_jit_context_new_rvalue_from_long(cx_, u8_, long(Type::Closure)));
+    branch(land(is_obj_word(f), f_is_closure), closure, other);
+    cur_ = closure;
+    RV proto = keep(as_rv(field(f, offsetof(Closure, proto))));
+    RV entry = keep(as_rv(field(proto, offsetof(Proto, jit_entry))));
+    RV arity_ok = eq(as_rv(field(proto, offsetof(Proto, simple_nargs), i32_)), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n - 1));
+    branch(land(arity_ok, ne(entry, word(0))), go, other);
+    cur_ = go;
+    if (!native_call_) native_call_ = local(call_t_, "bcall");
+    RV prev;
+    link_call(native_call_, cbase, site, &prev);   // f's entry checks the C stack, deeper
+    assign(r, call_word(entry, {I_v_, add(cbase, 8), ptr_word(&no_site)}));
+    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, cbase, word(8)));
+    assign(interp(offsetof(Interp, current_call)), prev);
     jump(join);
 }
 
@@ -1063,7 +1138,10 @@ gcc_jit_result* Translator::translate(int* refused) {
         gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
                                 g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
                                 g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
-        std::string fname = "lipq_entry_" + std::to_string(k);
+        // Named after the function, so that perf and callgrind say which it is.
+        std::string fname = "lipq_" + std::to_string(k) + "_";
+        for (char c : P_->name) fname += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+        fnames_.push_back(fname);
         entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, fname.c_str(), 3, ep, 0);
         try {
             emit(entry_fn_, ep);
@@ -1085,8 +1163,7 @@ gcc_jit_result* Translator::translate(int* refused) {
         return nullptr;
     }
     for (size_t k = 0; k < batch_.size(); k++) {
-        std::string fname = "lipq_entry_" + std::to_string(k);
-        entries.push_back(reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, fname.c_str())));
+        entries.push_back(reinterpret_cast<Proto::JitEntry>(g_.gcc_jit_result_get_code(res, fnames_[k].c_str())));
     }
     return res;
 }

@@ -26,6 +26,10 @@ Value invoke(Interp& I, Value* base, int nargs, const SourcePos* site);
 // For compiled code (jit.cpp): call the function at base[-1] on base[0..nargs)
 // as a call node would (builtins directly, the rest through invoke).
 Value call_prepared(Interp& I, Value* base, int nargs, const SourcePos* site);
+// The builtin funcall: (funcall f args...) invokes f on the arguments where
+// they already are. Defined here so that compiled code can recognise it by
+// its address and enter a compiled closure directly (jit.cpp).
+Value funcall_builtin(Interp& I, Value* a, int n);
 // A body run in the frame at base returned TAILCALL: run the tail call (and
 // any it makes) in that frame, as the call loop does.
 Value finish_tail_call(Interp& I, Value* base);

@@ -248,3 +248,92 @@ TEST_CASE("jit: loops count toward the threshold") {
     CHECK(evs(I, "(total 4)") == "6");
     CHECK(evs(I, "(jit-compiled-p 'total)") == "t");
 }
+
+TEST_CASE("jit: a function reached only by tail calls counts its calls and is compiled") {
+    Settings s;
+    s.jit_threshold = 100;
+    Interp I(s);
+    if (!have_jit(I)) return;
+    // leaf is only ever tail-called: from the tree's call loop first, then
+    // from via's machine code. Its calls were not counted, and it stayed in
+    // the tree forever (flatqueens' inner-q, called from a lambda).
+    evs(I, "(defun leaf (x) (+ x 1))");
+    evs(I, "(defun via (x) (leaf x))");
+    CHECK(evs(I, "(let ((s 0)) (dotimes (i 300) (setq s (+ s (via i)))) s)") == "45150");
+    CHECK(evs(I, "(jit-compiled-p 'via)") == "t");
+    CHECK(evs(I, "(jit-compiled-p 'leaf)") == "t");
+    CHECK(evs(I, "(via 41)") == "42");
+}
+
+namespace {
+// The error src raises, as one string: message, place, backtrace.
+std::string error_report(Interp& I, const std::string& src) {
+    LispError e = raised(I, src);
+    std::string r = e.message + " @ " + e.where;
+    for (auto& line : e.backtrace) r += " | " + line;
+    return r;
+}
+} // namespace
+
+TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is called from compiled code") {
+    Settings tree_only;
+    tree_only.jit_threshold = 0;
+    Interp T(tree_only), I(eager());
+    if (!have_jit(I)) return;
+    // The lambdas are made by functions, so that each is one proto: compiled
+    // at its first call, entered from funcall's call site after that (a
+    // lambda typed at the top level is a new proto each time).
+    const char* defs[] = {
+        "(defun flat-map (f xs) (if (null xs) nil (append (funcall f (car xs)) (flat-map f (cdr xs)))))",
+        "(defun call1 (f x) (list (funcall f x)))",
+        "(defun call1-tail (f x) (funcall f x))",
+        "(defun twice-of (x) (* 2 x))",
+        "(defun head-of (l) (car l))",
+        "(defun pair10-fn () (lambda (x) (list x (* x 10))))",
+        "(defun twice-fn () (lambda (x) (twice-of x)))",
+        "(defun inc-fn () (lambda (x) (+ x 1)))",
+        "(defun head-fn () (lambda (x) (head-of x)))",
+        "(defun first-of-2-fn () (lambda (x y) x))",
+        "(defun id-fn () (lambda (x) x))",
+        "(defun make-counter () (let ((n 0)) (lambda () (setq n (1+ n)))))",
+    };
+    for (const char* d : defs) {
+        evs(T, d);
+        evs(I, d);
+    }
+    const char* exprs[] = {
+        "(flat-map (pair10-fn) '(1 2 3))",
+        "(call1 (twice-fn) 4)",        // the lambda's tail call runs in its frame
+        "(call1-tail (inc-fn) 4)",
+        "(call1 'car '(5 6))",         // a symbol, a builtin: the generic way
+        "(call1 (head-fn) '(7 8))",
+        "(let ((c (make-counter))) (funcall c) (funcall c) (list (funcall c) (funcall c)))",
+    };
+    for (const char* x : exprs) {
+        std::string want = evs(T, x);
+        CHECK(evs(I, x) == want);
+        CHECK(evs(I, x) == want);
+    }
+    CHECK(evs(I, "(jit-compiled-p 'flat-map)") == "t");
+    CHECK(evs(I, "(jit-compiled-p 'call1)") == "t");
+    CHECK(evs(I, "(jit-compiled-p (head-fn))") == "t");
+    CHECK(evs(I, "(jit-compiled-p (make-counter))") == "t");
+    // Errors read the same from both tiers, backtrace included: inside the
+    // closure, a closure of the wrong arity, something not a function, a
+    // builtin in tail position.
+    const char* bad[] = {
+        "(call1 (head-fn) 5)",
+        "(call1-tail (head-fn) 5)",
+        "(call1 (first-of-2-fn) 1)",
+        "(call1 42 1)",
+        "(flat-map (id-fn) '(1 2))",   // append: not a list
+    };
+    for (const char* x : bad) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+        CHECK(error_report(I, x) == want);
+        CHECK(I.current_call == nullptr);
+        CHECK(I.sp - I.stack_lo < 64);
+    }
+}
