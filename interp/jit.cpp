@@ -465,12 +465,12 @@ private:
 
     // -- the node tree --
     RV expr(Node* n);
-    RV test(Node* n);   // a bool
+    void cond(Node* n, BB yes, BB no);
     RV fallback(Node* n);
     RV if_else(Node* cond, Node* then, Node* els);
     void emit(gcc_jit_function* f, gcc_jit_param* const* params);
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
-    RV prim(PrimNode* m, bool want_test);
+    RV prim(PrimNode* m, bool want_test, BB yes = nullptr, BB no = nullptr, LV slow_value = nullptr);
     RV call_global(CallGlobal* m);
     void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
     void funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other);
@@ -495,10 +495,10 @@ private:
     }
 };
 
-RV Translator::if_else(Node* cond, Node* then, Node* els) {
+RV Translator::if_else(Node* cond_node, Node* then, Node* els) {
     LV r = local(u64_);
     BB a = block("then"), b = block("else"), join = block("fi");
-    branch(test(cond), a, b);
+    cond(cond_node, a, b);
     cur_ = a;
     assign(r, expr(then));
     jump(join);
@@ -518,26 +518,30 @@ RV Translator::fallback(Node* n) {
     return keep(call(fnaddr(n->fn), {ptr_word(n), frame_addr_}));
 }
 
-RV Translator::test(Node* n) {
-    if (!cur_) return eq(word(0), word(0));
-    if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) return prim(m, true);
+// Branch on n: to yes if its value is not nil, else to no. A predicate (null,
+// <, eq ...) and an and/or of them branch straight to the targets, with no
+// t/nil or bool made in between (GCC at -O1 does not thread those jumps).
+void Translator::cond(Node* n, BB yes, BB no) {
+    if (!cur_) return;
+    if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) {
+        prim(m, true, yes, no);
+        return;
+    }
     if (auto* m = dynamic_cast<AndOrNode*>(n)) {
-        LV r = local(bool_);
-        BB join = block("andor");
-        for (size_t i = 0; i < m->parts.size(); i++) {
-            RV c = keep(test(m->parts[i]), bool_);
-            assign(r, c);
-            if (i + 1 == m->parts.size()) break;
+        if (m->parts.empty()) {   // (and) is t, (or) nil
+            jump(m->is_and ? yes : no);
+            return;
+        }
+        for (size_t i = 0; i + 1 < m->parts.size(); i++) {
             BB next = block();
-            if (m->is_and) branch(c, next, join);
-            else branch(c, join, next);
+            if (m->is_and) cond(m->parts[i], next, no);
+            else cond(m->parts[i], yes, next);
             cur_ = next;
         }
-        jump(join);
-        cur_ = join;
-        return as_rv(r);
+        cond(m->parts.back(), yes, no);
+        return;
     }
-    return keep(ne(expr(n), word(NIL)), bool_);
+    branch(ne(expr(n), word(NIL)), yes, no);
 }
 
 RV Translator::expr(Node* n) {
@@ -611,7 +615,12 @@ RV Translator::expr(Node* n) {
             BB next = block();
             if (m->is_and) {
                 assign(r, word(NIL));
-                branch(test(m->parts[i]), next, join);
+                cond(m->parts[i], next, join);
+            } else if (auto* p = dynamic_cast<PrimNode*>(m->parts[i]); p && is_predicate(p->op)) {
+                // The fast path's true is t; the builtin (redefined, or not on
+                // fixnums) gives its own value.
+                assign(r, word(I_.sym.t));
+                prim(p, true, join, next, r);
             } else {
                 RV v = expr(m->parts[i]);
                 assign(r, v);
@@ -650,7 +659,7 @@ RV Translator::expr(Node* n) {
         BB head = block("while"), body = block("do"), done = block("done");
         jump(head);
         cur_ = head;
-        branch(test(m->test), body, done);
+        cond(m->test, body, done);
         cur_ = body;
         expr(m->body);
         poll();
@@ -680,7 +689,7 @@ RV Translator::prog(ProgNode* m) {
 
 // The operation of a PrimNode: operands left to right, the guarded fast path,
 // else prim_on_values (the builtin itself). want_test: return a bool (predicates).
-RV Translator::prim(PrimNode* m, bool want_test) {
+RV Translator::prim(PrimNode* m, bool want_test, BB yes, BB no, LV slow_value) {
     PrimOp op = m->op;
     RV x = expr(m->a);
     RV y = word(NIL);
@@ -694,7 +703,7 @@ RV Translator::prim(PrimNode* m, bool want_test) {
         y = expr(m->b);
         if (park) temp_ = t;
     }
-    if (!cur_) return want_test ? eq(word(0), word(0)) : word(NIL);
+    if (!cur_) return yes ? nullptr : want_test ? eq(word(0), word(0)) : word(NIL);
     auto slow = [&]() {
         set_sp();
         return call(fnaddr(h_prim), {I_v_, ptr_word(m), x, y});
@@ -704,7 +713,6 @@ RV Translator::prim(PrimNode* m, bool want_test) {
     BB fast = block("fast"), other = block("slow"), join = block("join");
 
     if (is_predicate(op)) {
-        LV r = local(bool_);
         RV guard = ok, c = nullptr;
         switch (op) {
         case PrimOp::Null: c = eq(x, word(NIL)); break;
@@ -721,14 +729,37 @@ RV Translator::prim(PrimNode* m, bool want_test) {
             c = cmp(comparison(op), signed_(x), signed_(y));
         }
         branch(guard, fast, other);
+        if (yes) {   // straight to the targets (cond); slow_value: the builtin's value, if asked
+            cur_ = fast;
+            branch(c, yes, no);
+            cur_ = other;
+            RV v = keep(slow());
+            if (slow_value) assign(slow_value, v);
+            branch(ne(v, word(NIL)), yes, no);
+            return nullptr;
+        }
+        if (want_test) {
+            LV r = local(bool_);
+            cur_ = fast;
+            assign(r, c);
+            jump(join);
+            cur_ = other;
+            assign(r, ne(slow(), word(NIL)));
+            jump(join);
+            cur_ = join;
+            return as_rv(r);
+        }
+        // As a value: t or nil on the fast path, else the builtin's own value
+        // (a redefined < may return anything).
+        LV r = local(u64_);
         cur_ = fast;
-        assign(r, c);
+        assign(r, truth(c));
         jump(join);
         cur_ = other;
-        assign(r, ne(slow(), word(NIL)));
+        assign(r, slow());
         jump(join);
         cur_ = join;
-        return want_test ? as_rv(r) : truth(as_rv(r));
+        return as_rv(r);
     }
 
     // Each case branches to `fast` (where it computes r) or to `other` (the builtin).

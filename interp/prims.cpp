@@ -69,6 +69,21 @@ inline void operands(PrimNode* m, Frame& f, Value& x, Value& y) {
 
 inline bool still_builtin(PrimNode* m) { return m->sym->value == m->expect; }
 
+// A predicate's test (eq_test, compare_test ...) decides on its fast path, or
+// calls the builtin: then `value`, if given, receives the builtin's own value,
+// which the predicate as a value returns (a redefined < may return anything
+// but t). The fast path leaves `value` alone: the caller sets it to t.
+inline bool slow_test(PrimNode* m, Frame& f, Value x, Value y, int nargs, Value* value) {
+    Value r = prim_slow(m, f, x, y, nargs);
+    if (value) *value = r;
+    return truthy(r);
+}
+template <bool (*Test)(PrimNode*, Frame&, Value*)>
+Value test_value(Node* n, Frame& f) {
+    Value v = f.I->sym.t;
+    return Test(static_cast<PrimNode*>(n), f, &v) ? v : NIL;
+}
+
 // ---- binary operations --------------------------------------------------------------
 // Fixnums are computed on their tagged words (2n+1): x+y-1, x-y+1 and <, =
 // ... on the words directly. The tagged word is the whole 64-bit range, so
@@ -124,33 +139,27 @@ Value arith(Node* n, Frame& f) {
 }
 
 template <class Op, int KA, int KB>
-bool compare_test(PrimNode* m, Frame& f) {
+bool compare_test(PrimNode* m, Frame& f, Value* value = nullptr) {
     Value x, y;
     operands<KA, KB>(m, f, x, y);
     if (still_builtin(m) && both_fixnums<KA, KB>(x, y)) [[likely]]
         return Op::cmp(int64_t(x.raw), int64_t(y.raw));   // the tagging keeps the order
-    return truthy(prim_slow(m, f, x, y, 2));
+    return slow_test(m, f, x, y, 2, value);
 }
 template <class Op, int KA, int KB>
-Value compare(Node* n, Frame& f) {
-    auto* m = static_cast<PrimNode*>(n);
-    return compare_test<Op, KA, KB>(m, f) ? f.I->sym.t : NIL;
-}
+Value compare(Node* n, Frame& f) { return test_value<compare_test<Op, KA, KB>>(n, f); }
 
 template <int KA, int KB>
-bool eq_test(PrimNode* m, Frame& f) {
+bool eq_test(PrimNode* m, Frame& f, Value* value = nullptr) {
     Value x, y;
     operands<KA, KB>(m, f, x, y);
     if (still_builtin(m)) [[likely]] return x == y;
-    return truthy(prim_slow(m, f, x, y, 2));
+    return slow_test(m, f, x, y, 2, value);
 }
 template <int KA, int KB>
 bool eq_t(Node* m, Frame& f) { return eq_test<KA, KB>(static_cast<PrimNode*>(m), f); }
 template <int KA, int KB>
-Value eq(Node* n, Frame& f) {
-    auto* m = static_cast<PrimNode*>(n);
-    return eq_test<KA, KB>(m, f) ? f.I->sym.t : NIL;
-}
+Value eq(Node* n, Frame& f) { return test_value<eq_test<KA, KB>>(n, f); }
 
 template <int KA, int KB>
 Value cons(Node* n, Frame& f) {
@@ -183,22 +192,19 @@ Value aref_run(Node* n, Frame& f) {
 // (eql x y): identical words are eql; two different fixnums are not; the rest
 // (bignums ...) goes through the builtin.
 template <int KA, int KB>
-bool eql_test(PrimNode* m, Frame& f) {
+bool eql_test(PrimNode* m, Frame& f, Value* value = nullptr) {
     Value x, y;
     operands<KA, KB>(m, f, x, y);
     if (still_builtin(m)) [[likely]] {
         if (x == y) return true;
         if (is_fixnum(x) && is_fixnum(y)) return false;
     }
-    return truthy(prim_slow(m, f, x, y, 2));
+    return slow_test(m, f, x, y, 2, value);
 }
 template <int KA, int KB>
 bool eql_t(Node* m, Frame& f) { return eql_test<KA, KB>(static_cast<PrimNode*>(m), f); }
 template <int KA, int KB>
-Value eql_run(Node* n, Frame& f) {
-    auto* m = static_cast<PrimNode*>(n);
-    return eql_test<KA, KB>(m, f) ? f.I->sym.t : NIL;
-}
+Value eql_run(Node* n, Frame& f) { return test_value<eql_test<KA, KB>>(n, f); }
 
 // ---- one-argument operations ---------------------------------------------------------
 // fast(x, &r): true with the result when the fast path applies.
@@ -239,7 +245,7 @@ struct Atom { static int test(Value x) { return !is_pair(x); } };
 struct Zerop { static int test(Value x) { return is_fixnum(x) ? x == make_fixnum(0) : -1; } };
 
 template <class Op, int KA>
-bool pred_test(PrimNode* m, Frame& f) {
+bool pred_test(PrimNode* m, Frame& f, Value* value = nullptr) {
     if constexpr (std::is_same_v<Op, Null> && KA == OperandAny) {
         // (not x) / (null x) on a node with a test of its own: no t or nil made.
         if (m->a->test && still_builtin(m)) [[likely]] return !m->a->test(m->a, f);
@@ -249,13 +255,10 @@ bool pred_test(PrimNode* m, Frame& f) {
         int r = Op::test(x);
         if (r >= 0) return r;
     }
-    return truthy(prim_slow(m, f, x, NIL, 1));
+    return slow_test(m, f, x, NIL, 1, value);
 }
 template <class Op, int KA>
-Value pred(Node* n, Frame& f) {
-    auto* m = static_cast<PrimNode*>(n);
-    return pred_test<Op, KA>(m, f) ? f.I->sym.t : NIL;
-}
+Value pred(Node* n, Frame& f) { return test_value<pred_test<Op, KA>>(n, f); }
 
 // ---- the table ------------------------------------------------------------------------
 // For each builtin: its run functions by operand kinds [ka][kb] (one-argument

@@ -337,3 +337,51 @@ TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is
         CHECK(I.sp - I.stack_lo < 64);
     }
 }
+
+TEST_CASE("jit: predicates and and/or branch straight to their targets, with the tree's values") {
+    Settings tree_only;
+    tree_only.jit_threshold = 0;
+    Interp T(tree_only), I(eager());
+    if (!have_jit(I)) return;
+    // In a test (if, while, and/or inside them) a predicate jumps to its
+    // target; as a value, (or (< x y) ...) is t on the fast path and the
+    // builtin's own value otherwise. Each runs on fixnums (the fast path),
+    // on bignums (the builtin), and with < redefined.
+    const char* defs[] = {
+        "(defun pick (x y) (or (< x y) (eq x 5) (list x y)))",
+        "(defun less (x y) (< x y))",
+        "(defun both (x y) (and (< x y) (not (null y)) (list x y)))",
+        "(defun sel (x y) (if (or (null x) (and (consp y) (< (car y) 3))) 'yes 'no))",
+        "(defun sel2 (x) (if (and) (if (or) 'no x) 'no))",
+        "(defun cnt (n) (let ((k 0)) (while (and (> n 0) (not (= n 5))) (setq n (- n 1)) (setq k (+ k 1))) k))",
+    };
+    for (const char* d : defs) {
+        evs(T, d);
+        evs(I, d);
+    }
+    auto same = [&](const char* x) {
+        std::string want = evs(T, x);
+        CHECK(evs(I, x) == want);
+        CHECK(evs(I, x) == want);
+    };
+    const char* exprs[] = {
+        "(list (pick 1 2) (pick 2 1) (pick 5 5) (pick 100000000000000000000000 1000000000000000000000001) (pick 100000000000000000000000 1))",
+        "(list (both 1 2) (both 2 1) (both 100000000000000000000000 1000000000000000000000001) (both 1 100000000000000000000000))",
+        "(list (sel nil 0) (sel 1 '(2)) (sel 1 '(3)) (sel 1 '(-100000000000000000000000)) (sel 1 5))",
+        "(list (sel2 7) (cnt 0) (cnt 3) (cnt 9) (cnt -100000000000000000000000))",
+    };
+    for (const char* x : exprs) same(x);
+    CHECK(evs(I, "(jit-compiled-p 'pick)") == "t");
+    CHECK(evs(I, "(jit-compiled-p 'cnt)") == "t");
+    // Errors from a predicate in branch position read the same.
+    std::string want = error_report(T, "(sel 1 '(a))");
+    CHECK(want.find("no error") == std::string::npos);
+    CHECK(error_report(I, "(sel 1 '(a))") == want);
+    // < redefined to give a value other than t: compiled code keeps it.
+    const char* redef = "(defun < (x y) (if (eq x y) nil (list 'lt x y)))";
+    evs(T, redef);
+    evs(I, redef);
+    same("(list (pick 1 2) (pick 2 2) (both 1 2) (sel 1 '(2)) (sel 1 '(3)) (less 1 2) (less 2 2))");
+    CHECK(evs(T, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
+    CHECK(evs(I, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
+}
