@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
+#include <vector>
 
 namespace lipq {
 
@@ -153,61 +155,50 @@ void Heap::free_object(Obj* o) {
     }
 }
 
-void Heap::sweep() {
-    size_t live = 0, live_cells = 0;
-    // Cons pages: rebuild the free list in address order.
-    Cons* head = nullptr;
-    Cons** tail = &head;
-    size_t nfree = 0;
-    for (void* p : cons_pages_) {
+// One pass over the pages of one cell size: the unmarked cells, in address
+// order, become the free list, and the mark bits are cleared. A free cell's
+// car links to the next, tagged as a cell, so a stray trace of a free cell is
+// harmless; its other fields hold `fill` (nil, or POISON under torture).
+// The bitmap is read a word (64 cells) at a time, and only the free cells are
+// visited. Returns the number of live cells.
+template <class Cell>
+size_t sweep_pages(const std::vector<void*>& pages, size_t first, size_t slots, uint64_t tag, Value fill,
+                   Cell** free_head, size_t* free_count) {
+    static_assert(BITMAP_BYTES * 8 >= PAGE_BYTES / sizeof(Cons));
+    Cell* head = nullptr;
+    Value* last_link = nullptr;   // the car of the last free cell found
+    size_t nfree = 0, live = 0;
+    for (void* p : pages) {
         auto* bits = static_cast<uint64_t*>(p);
-        auto* slots = static_cast<Cons*>(p);
-        for (size_t i = CONS_FIRST; i < CONS_SLOTS; i++) {
-            if (bits[i >> 6] & (uint64_t(1) << (i & 63))) { live_cells++; continue; }
-            Cons* c = &slots[i];
-            c->car = NIL;
-            c->cdr = torture_ ? POISON : NIL;
-            *tail = c;
-            tail = reinterpret_cast<Cons**>(&c->car);
-            nfree++;
+        auto* cells = static_cast<Cell*>(p);
+        for (size_t w = 0; w < slots / 64; w++) {
+            uint64_t used = bits[w];
+            live += size_t(__builtin_popcountll(used));
+            if (w * 64 < first)   // the slots under the bitmap are not cells
+                used |= first - w * 64 >= 64 ? ~uint64_t(0) : (uint64_t(1) << (first - w * 64)) - 1;
+            for (uint64_t free = ~used; free; free &= free - 1) {
+                Cell* c = &cells[w * 64 + size_t(__builtin_ctzll(free))];
+                if (last_link) *last_link = Value(reinterpret_cast<uint64_t>(c) | tag);
+                else head = c;
+                last_link = &c->car;
+                c->cdr = fill;
+                if constexpr (std::is_same_v<Cell, Quad>) c->cbr = c->ccr = fill;
+                nfree++;
+            }
         }
         std::memset(bits, 0, BITMAP_BYTES);
     }
-    // Links are stored tagged as conses so a stray trace of a free cell is harmless.
-    for (Cons* c = head; c;) {
-        Cons* next = reinterpret_cast<Cons*>(c->car.raw);
-        c->car = next ? Value(reinterpret_cast<uint64_t>(next) | TAG_CONS) : NIL;
-        c = next;
-    }
-    cons_free_ = head;
-    cons_free_count_ = nfree;
-    live += live_cells * sizeof(Cons);
+    if (last_link) *last_link = NIL;
+    *free_head = head;
+    *free_count = nfree;
+    return live;
+}
 
-    Quad* qhead = nullptr;
-    Quad** qtail = &qhead;
-    size_t qfree = 0, live_quads = 0;
-    for (void* p : quad_pages_) {
-        auto* bits = static_cast<uint64_t*>(p);
-        auto* slots = static_cast<Quad*>(p);
-        for (size_t i = QUAD_FIRST; i < QUAD_SLOTS; i++) {
-            if (bits[i >> 6] & (uint64_t(1) << (i & 63))) { live_quads++; continue; }
-            Quad* q = &slots[i];
-            q->car = NIL;
-            q->cdr = q->cbr = q->ccr = torture_ ? POISON : NIL;
-            *qtail = q;
-            qtail = reinterpret_cast<Quad**>(&q->car);
-            qfree++;
-        }
-        std::memset(bits, 0, BITMAP_BYTES);
-    }
-    for (Quad* q = qhead; q;) {
-        Quad* next = reinterpret_cast<Quad*>(q->car.raw);
-        q->car = next ? Value(reinterpret_cast<uint64_t>(next) | TAG_QUAD) : NIL;
-        q = next;
-    }
-    quad_free_ = qhead;
-    quad_free_count_ = qfree;
-    live += live_quads * sizeof(Quad);
+void Heap::sweep() {
+    Value fill = torture_ ? POISON : NIL;
+    size_t live_cells = sweep_pages(cons_pages_, CONS_FIRST, CONS_SLOTS, TAG_CONS, fill, &cons_free_, &cons_free_count_);
+    size_t live_quads = sweep_pages(quad_pages_, QUAD_FIRST, QUAD_SLOTS, TAG_QUAD, fill, &quad_free_, &quad_free_count_);
+    size_t live = live_cells * sizeof(Cons) + live_quads * sizeof(Quad);
     live_cells += live_quads;
 
     Obj** link = &objects_;
