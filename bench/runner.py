@@ -268,6 +268,21 @@ def fmt_m(kb):
     return "?" if kb is None else f"{kb / 1024:.0f}M"
 
 
+# A median whose runs spread by more than this fraction of it (max - min) is
+# marked "~" in the table: on a shared or noisy machine one program's runs can
+# fall into two modes, and such a cell needs more runs before it means much.
+SPREAD_MARK = 0.20
+
+
+def unsteady(res, metric):
+    lo, hi, t = res.get(metric + "_min"), res.get(metric + "_max"), res[metric]
+    return lo is not None and hi is not None and t > 0 and (hi - lo) / t > SPREAD_MARK
+
+
+def fmt_time(res, metric):
+    return fmt_t(res[metric]) + ("~" if unsteady(res, metric) else "")
+
+
 def cell(res, base, metric):
     """res: per-impl result dict for a bench; base: lipq's median or None."""
     if res is None:
@@ -276,8 +291,8 @@ def cell(res, base, metric):
         return res["error"]
     t = res[metric]
     if base:
-        return f"{t / base:.2f}x {fmt_t(t)} {fmt_m(res['rss_kb'])}"
-    return f"{fmt_t(t)} {fmt_m(res['rss_kb'])}"
+        return f"{t / base:.2f}x {fmt_time(res, metric)} {fmt_m(res['rss_kb'])}"
+    return f"{fmt_time(res, metric)} {fmt_m(res['rss_kb'])}"
 
 
 def print_table(results, impls, metric, markdown):
@@ -291,7 +306,7 @@ def print_table(results, impls, metric, markdown):
         elif lip.get("error"):
             lcell = "n/a (" + lip["error"] + ")"
         else:
-            lcell = f"{fmt_t(base)} {fmt_m(lip['rss_kb'])}"
+            lcell = f"{fmt_time(lip, metric)} {fmt_m(lip['rss_kb'])}"
         row = [bench, lcell]
         for p in head[2:]:
             row.append(cell(per.get(p), base, metric))
@@ -301,14 +316,18 @@ def print_table(results, impls, metric, markdown):
         print("|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|")
         for r in rows:
             print("| " + " | ".join(r) + " |")
-        return
-    w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "  ".join(r[i].ljust(w[i]) if i == 0 else r[i].rjust(w[i])
-                               for i in range(len(r)))
-    print(line(head))
-    print("  ".join("-" * x for x in w))
-    for r in rows:
-        print(line(r))
+    else:
+        w = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+        line = lambda r: "  ".join(r[i].ljust(w[i]) if i == 0 else r[i].rjust(w[i])
+                                   for i in range(len(r)))
+        print(line(head))
+        print("  ".join("-" * x for x in w))
+        for r in rows:
+            print(line(r))
+    if any(x and not x.get("error") and unsteady(x, metric)
+           for _, per in results for x in per.values()):
+        print(f"~: that program's runs spread by more than {SPREAD_MARK:.0%} of the median "
+              f"(max - min); run it again with more runs (-n) before reading its ratio")
 
 
 # ---------------------------------------------------------------- main
@@ -439,6 +458,8 @@ def main():
                 per[impl] = dict(
                     wall=statistics.median(x["wall"] for x in rs),
                     cpu=statistics.median(x["cpu"] for x in rs),
+                    wall_min=min(x["wall"] for x in rs), wall_max=max(x["wall"] for x in rs),
+                    cpu_min=min(x["cpu"] for x in rs), cpu_max=max(x["cpu"] for x in rs),
                     rss_kb=max((x["rss_kb"] or 0) for x in rs) or None,
                     runs=len(rs))
         raw[name] = per
