@@ -128,6 +128,11 @@ int repl_rounds(const std::string& lipq, int rounds, std::mt19937& rng) {
     c.start({lipq});
     std::string tmp = "/tmp/lipq-sigint-" + std::to_string(getpid()) + ".sav";
     c.send("(defvar *cleanups* 0)\n(defvar *tmp* \"" + tmp + "\")\n");
+    // Wait for the REPL: a SIGINT that arrives before main() has installed
+    // its handler (during exec and dynamic loading, ~10 ms on a slow VM)
+    // kills any program, and that is not what this test is about. (Round 0
+    // with a delay under ~5 ms failed here, "lipq died", seed 598992957.)
+    check(c.expect("*tmp*\n", 30), "the REPL did not start");
     int cleanups_expected = 0;
     for (int k = 0; k < rounds; k++) {
         size_t w = rng() % (sizeof kWork / sizeof kWork[0]);
