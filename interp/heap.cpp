@@ -22,6 +22,7 @@ constexpr size_t CONS_FIRST = BITMAP_BYTES / sizeof(Cons);
 constexpr size_t CONS_SLOTS = PAGE_BYTES / sizeof(Cons);
 constexpr size_t QUAD_FIRST = BITMAP_BYTES / sizeof(Quad);
 constexpr size_t QUAD_SLOTS = PAGE_BYTES / sizeof(Quad);
+static_assert(BITMAP_BYTES * 8 >= CONS_SLOTS && CONS_SLOTS % 64 == 0 && QUAD_SLOTS % 64 == 0);
 // What freed cells hold in torture mode beyond their free-list link: an
 // immediate that no code accepts as any kind of value.
 constexpr Value POISON{0xDEADBEEFDEADBEE4ULL};
@@ -164,7 +165,6 @@ void Heap::free_object(Obj* o) {
 template <class Cell>
 size_t sweep_pages(const std::vector<void*>& pages, size_t first, size_t slots, uint64_t tag, Value fill,
                    Cell** free_head, size_t* free_count) {
-    static_assert(BITMAP_BYTES * 8 >= PAGE_BYTES / sizeof(Cons));
     Cell* head = nullptr;
     Value* last_link = nullptr;   // the car of the last free cell found
     size_t nfree = 0, live = 0;

@@ -470,7 +470,7 @@ private:
     RV if_else(Node* cond, Node* then, Node* els);
     void emit(gcc_jit_function* f, gcc_jit_param* const* params);
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
-    RV prim(PrimNode* m, bool want_test, BB yes = nullptr, BB no = nullptr, LV slow_value = nullptr);
+    RV prim(PrimNode* m, BB yes = nullptr, BB no = nullptr, LV slow_value = nullptr);
     RV call_global(CallGlobal* m);
     void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
     void funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other);
@@ -480,19 +480,6 @@ private:
     RV untag(RV v) { return bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(~TAG_MASK)); }
     RV is_pair_word(RV v) { return eq(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(3)), word(2)); }
     RV is_fix_word(RV v) { return ne(bin(GCC_JIT_BINARY_OP_BITWISE_AND, v, word(1)), word(0)); }
-    RV truth(RV c) {   // bool -> t / nil
-        LV r = local(u64_);
-        BB y = block(), no = block(), join = block();
-        branch(c, y, no);
-        cur_ = y;
-        assign(r, word(I_.sym.t));
-        jump(join);
-        cur_ = no;
-        assign(r, word(NIL));
-        jump(join);
-        cur_ = join;
-        return as_rv(r);
-    }
 };
 
 RV Translator::if_else(Node* cond_node, Node* then, Node* els) {
@@ -524,7 +511,7 @@ RV Translator::fallback(Node* n) {
 void Translator::cond(Node* n, BB yes, BB no) {
     if (!cur_) return;
     if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) {
-        prim(m, true, yes, no);
+        prim(m, yes, no);
         return;
     }
     if (auto* m = dynamic_cast<AndOrNode*>(n)) {
@@ -620,7 +607,7 @@ RV Translator::expr(Node* n) {
                 // The fast path's true is t; the builtin (redefined, or not on
                 // fixnums) gives its own value.
                 assign(r, word(I_.sym.t));
-                prim(p, true, join, next, r);
+                prim(p, join, next, r);
             } else {
                 RV v = expr(m->parts[i]);
                 assign(r, v);
@@ -632,7 +619,7 @@ RV Translator::expr(Node* n) {
         cur_ = join;
         return as_rv(r);
     }
-    if (auto* m = dynamic_cast<PrimNode*>(n)) return prim(m, false);
+    if (auto* m = dynamic_cast<PrimNode*>(n)) return prim(m);
     if (auto* m = dynamic_cast<CallGlobal*>(n)) return call_global(m);
     if (auto* m = dynamic_cast<ProgNode*>(n)) {
         if (m->fn != ProgNode::plain) return fallback(n);
@@ -688,8 +675,10 @@ RV Translator::prog(ProgNode* m) {
 }
 
 // The operation of a PrimNode: operands left to right, the guarded fast path,
-// else prim_on_values (the builtin itself). want_test: return a bool (predicates).
-RV Translator::prim(PrimNode* m, bool want_test, BB yes, BB no, LV slow_value) {
+// else prim_on_values (the builtin itself). A predicate given yes/no branches
+// to them (cond) and returns nothing; slow_value, if given, receives the
+// builtin's value when the builtin decides.
+RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
     PrimOp op = m->op;
     RV x = expr(m->a);
     RV y = word(NIL);
@@ -703,7 +692,7 @@ RV Translator::prim(PrimNode* m, bool want_test, BB yes, BB no, LV slow_value) {
         y = expr(m->b);
         if (park) temp_ = t;
     }
-    if (!cur_) return yes ? nullptr : want_test ? eq(word(0), word(0)) : word(NIL);
+    if (!cur_) return yes ? nullptr : word(NIL);
     auto slow = [&]() {
         set_sp();
         return call(fnaddr(h_prim), {I_v_, ptr_word(m), x, y});
@@ -728,38 +717,29 @@ RV Translator::prim(PrimNode* m, bool want_test, BB yes, BB no, LV slow_value) {
             guard = land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y)));
             c = cmp(comparison(op), signed_(x), signed_(y));
         }
+        // As a value (no targets given): t on the fast path's true, nil on
+        // its false, else the builtin's own value (a redefined < may return
+        // anything): the same branches, into two blocks that set it.
+        LV value = nullptr;
+        if (!yes) {
+            value = slow_value = local(u64_);
+            assign(value, word(I_.sym.t));
+            yes = block("true");
+            no = block("false");
+        }
         branch(guard, fast, other);
-        if (yes) {   // straight to the targets (cond); slow_value: the builtin's value, if asked
-            cur_ = fast;
-            branch(c, yes, no);
-            cur_ = other;
-            RV v = keep(slow());
-            if (slow_value) assign(slow_value, v);
-            branch(ne(v, word(NIL)), yes, no);
-            return nullptr;
-        }
-        if (want_test) {
-            LV r = local(bool_);
-            cur_ = fast;
-            assign(r, c);
-            jump(join);
-            cur_ = other;
-            assign(r, ne(slow(), word(NIL)));
-            jump(join);
-            cur_ = join;
-            return as_rv(r);
-        }
-        // As a value: t or nil on the fast path, else the builtin's own value
-        // (a redefined < may return anything).
-        LV r = local(u64_);
         cur_ = fast;
-        assign(r, truth(c));
-        jump(join);
+        branch(c, yes, no);
         cur_ = other;
-        assign(r, slow());
-        jump(join);
-        cur_ = join;
-        return as_rv(r);
+        RV v = keep(slow());
+        if (slow_value) assign(slow_value, v);
+        branch(ne(v, word(NIL)), yes, no);
+        if (!value) return nullptr;
+        cur_ = no;
+        assign(value, word(NIL));
+        jump(yes);
+        cur_ = yes;
+        return as_rv(value);
     }
 
     // Each case branches to `fast` (where it computes r) or to `other` (the builtin).

@@ -273,17 +273,38 @@ std::string error_report(Interp& I, const std::string& src) {
     for (auto& line : e.backtrace) r += " | " + line;
     return r;
 }
+Settings tree_only() {
+    Settings s;
+    s.jit_threshold = 0;
+    return s;
+}
+// The same definitions in an interpreter that never compiles (T) and one that
+// compiles every function at its first call (I).
+struct TwoTiers {
+    Interp T{tree_only()}, I{eager()};
+    void define(std::initializer_list<const char*> defs) {
+        for (const char* d : defs) {
+            evs(T, d);
+            evs(I, d);
+        }
+    }
+    // x prints the same in both, in I twice (compiled at the first call).
+    void same(const char* x) {
+        std::string want = evs(T, x);
+        CHECK(evs(I, x) == want);
+        CHECK(evs(I, x) == want);
+    }
+};
 } // namespace
 
 TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is called from compiled code") {
-    Settings tree_only;
-    tree_only.jit_threshold = 0;
-    Interp T(tree_only), I(eager());
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
     if (!have_jit(I)) return;
     // The lambdas are made by functions, so that each is one proto: compiled
     // at its first call, entered from funcall's call site after that (a
     // lambda typed at the top level is a new proto each time).
-    const char* defs[] = {
+    both.define({
         "(defun flat-map (f xs) (if (null xs) nil (append (funcall f (car xs)) (flat-map f (cdr xs)))))",
         "(defun call1 (f x) (list (funcall f x)))",
         "(defun call1-tail (f x) (funcall f x))",
@@ -296,11 +317,7 @@ TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is
         "(defun first-of-2-fn () (lambda (x y) x))",
         "(defun id-fn () (lambda (x) x))",
         "(defun make-counter () (let ((n 0)) (lambda () (setq n (1+ n)))))",
-    };
-    for (const char* d : defs) {
-        evs(T, d);
-        evs(I, d);
-    }
+    });
     const char* exprs[] = {
         "(flat-map (pair10-fn) '(1 2 3))",
         "(call1 (twice-fn) 4)",        // the lambda's tail call runs in its frame
@@ -309,11 +326,7 @@ TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is
         "(call1 (head-fn) '(7 8))",
         "(let ((c (make-counter))) (funcall c) (funcall c) (list (funcall c) (funcall c)))",
     };
-    for (const char* x : exprs) {
-        std::string want = evs(T, x);
-        CHECK(evs(I, x) == want);
-        CHECK(evs(I, x) == want);
-    }
+    for (const char* x : exprs) both.same(x);
     CHECK(evs(I, "(jit-compiled-p 'flat-map)") == "t");
     CHECK(evs(I, "(jit-compiled-p 'call1)") == "t");
     CHECK(evs(I, "(jit-compiled-p (head-fn))") == "t");
@@ -339,38 +352,28 @@ TEST_CASE("jit: funcall enters a compiled closure; a builtin in tail position is
 }
 
 TEST_CASE("jit: predicates and and/or branch straight to their targets, with the tree's values") {
-    Settings tree_only;
-    tree_only.jit_threshold = 0;
-    Interp T(tree_only), I(eager());
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
     if (!have_jit(I)) return;
     // In a test (if, while, and/or inside them) a predicate jumps to its
     // target; as a value, (or (< x y) ...) is t on the fast path and the
     // builtin's own value otherwise. Each runs on fixnums (the fast path),
     // on bignums (the builtin), and with < redefined.
-    const char* defs[] = {
+    both.define({
         "(defun pick (x y) (or (< x y) (eq x 5) (list x y)))",
         "(defun less (x y) (< x y))",
         "(defun both (x y) (and (< x y) (not (null y)) (list x y)))",
         "(defun sel (x y) (if (or (null x) (and (consp y) (< (car y) 3))) 'yes 'no))",
         "(defun sel2 (x) (if (and) (if (or) 'no x) 'no))",
         "(defun cnt (n) (let ((k 0)) (while (and (> n 0) (not (= n 5))) (setq n (- n 1)) (setq k (+ k 1))) k))",
-    };
-    for (const char* d : defs) {
-        evs(T, d);
-        evs(I, d);
-    }
-    auto same = [&](const char* x) {
-        std::string want = evs(T, x);
-        CHECK(evs(I, x) == want);
-        CHECK(evs(I, x) == want);
-    };
+    });
     const char* exprs[] = {
         "(list (pick 1 2) (pick 2 1) (pick 5 5) (pick 100000000000000000000000 1000000000000000000000001) (pick 100000000000000000000000 1))",
         "(list (both 1 2) (both 2 1) (both 100000000000000000000000 1000000000000000000000001) (both 1 100000000000000000000000))",
         "(list (sel nil 0) (sel 1 '(2)) (sel 1 '(3)) (sel 1 '(-100000000000000000000000)) (sel 1 5))",
         "(list (sel2 7) (cnt 0) (cnt 3) (cnt 9) (cnt -100000000000000000000000))",
     };
-    for (const char* x : exprs) same(x);
+    for (const char* x : exprs) both.same(x);
     CHECK(evs(I, "(jit-compiled-p 'pick)") == "t");
     CHECK(evs(I, "(jit-compiled-p 'cnt)") == "t");
     // Errors from a predicate in branch position read the same.
@@ -378,10 +381,8 @@ TEST_CASE("jit: predicates and and/or branch straight to their targets, with the
     CHECK(want.find("no error") == std::string::npos);
     CHECK(error_report(I, "(sel 1 '(a))") == want);
     // < redefined to give a value other than t: compiled code keeps it.
-    const char* redef = "(defun < (x y) (if (eq x y) nil (list 'lt x y)))";
-    evs(T, redef);
-    evs(I, redef);
-    same("(list (pick 1 2) (pick 2 2) (both 1 2) (sel 1 '(2)) (sel 1 '(3)) (less 1 2) (less 2 2))");
+    both.define({"(defun < (x y) (if (eq x y) nil (list 'lt x y)))"});
+    both.same("(list (pick 1 2) (pick 2 2) (both 1 2) (sel 1 '(2)) (sel 1 '(3)) (less 1 2) (less 2 2))");
     CHECK(evs(T, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
     CHECK(evs(I, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
 }
