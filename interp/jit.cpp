@@ -50,6 +50,7 @@ void jit_release(Proto*) {}
 } // namespace lipq
 #else
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -98,7 +99,7 @@ namespace lipq {
     X(gcc_jit_context_new_bitcast) X(gcc_jit_context_new_call) X(gcc_jit_context_new_call_through_ptr) \
     X(gcc_jit_block_add_assignment) X(gcc_jit_block_add_eval) X(gcc_jit_block_end_with_jump)          \
     X(gcc_jit_block_end_with_conditional) X(gcc_jit_block_end_with_return)                            \
-    X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile)
+    X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile) X(gcc_jit_rvalue_set_bool_require_tail_call)
 
 namespace {
 
@@ -307,6 +308,7 @@ private:
     RV site_ = nullptr;
     LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
     LV native_call_ = nullptr;           // the ActiveCall of a builtin called from here (one at a time)
+    bool may_tail_ = false;              // some way to the epilogue carries a TAILCALL
     BB exit_ = nullptr;
     LV result_ = nullptr;
     BB cur_ = nullptr, top_ = nullptr;   // cur_ null: the code here is unreachable
@@ -468,9 +470,39 @@ private:
     void cond(Node* n, BB yes, BB no);
     RV fallback(Node* n);
     RV if_else(Node* cond, Node* then, Node* els);
-    void emit(gcc_jit_function* f, gcc_jit_param* const* params);
+    void emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit_function* full, gcc_jit_param* const* full_params);
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
     RV prim(PrimNode* m, BB yes = nullptr, BB no = nullptr, LV slow_value = nullptr);
+    std::pair<RV, RV> predicate(PrimNode* m, RV x, RV y);
+
+    // -- leaf exits (see emit) --
+    std::unordered_map<Node*, BB> entry_of_;   // a branch of an if -> the block that computes it
+    std::vector<BB> resumes_;                   // where a call resumes after the prologue ([0]: top_)
+    RV resume_ = nullptr;                       // which of them (the full call's fourth parameter)
+    BB leaf_full_ = nullptr;
+    bool pure_operand(Node* n);
+    RV pure_value(Node* n);
+    bool leaf_test(Node* n);
+    bool leaf_or_part(Node* n);
+    bool has_leaf(Node* n);
+    void leaf(Node* n);
+    void leaf_cond(Node* n, BB yes, BB no);
+    void leaf_return(RV v);
+    void resume_at(BB b);
+    void leaf_prefix();
+    gcc_jit_function* full_fn_ = nullptr;   // the full call, when the entry is a leaf prefix
+
+    // -- closed loops, run without guards (see emit) --
+    bool unguarded_ = false;        // translating the version that assumes what assumed_ says
+    std::vector<std::pair<Symbol*, Value>> assumed_;   // inlined builtins, and the self call's symbol
+    Symbol* self_sym_ = nullptr;    // the symbol every call of the body names (its own)
+    BB top_check_ = nullptr;        // the test of assumed_, then to the right top
+    bool closed_loop();
+    RV assumptions_hold();
+    RV builtin_ok(Symbol* sym, Value expect) {
+        if (unguarded_) return eq(word(uint64_t(0)), word(uint64_t(0)));
+        return eq(as_rv(field(ptr_word(sym), offsetof(Symbol, value))), word(expect));
+    }
     RV call_global(CallGlobal* m);
     void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
     void funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other);
@@ -485,6 +517,8 @@ private:
 RV Translator::if_else(Node* cond_node, Node* then, Node* els) {
     LV r = local(u64_);
     BB a = block("then"), b = block("else"), join = block("fi");
+    entry_of_[then] = a;   // for leaf_prefix, which may resume a call here
+    entry_of_[els] = b;
     cond(cond_node, a, b);
     cur_ = a;
     assign(r, expr(then));
@@ -498,6 +532,11 @@ RV Translator::if_else(Node* cond_node, Node* then, Node* els) {
 
 RV Translator::fallback(Node* n) {
     if (!cur_) return word(NIL);
+    // A tree node may return TAILCALL (a tail call inside it), unless it is a
+    // call not in tail position (it runs its callee's tail calls itself) or a
+    // variable.
+    auto* c = dynamic_cast<CallGlobal*>(n);
+    if (!(c && !c->tail) && !dynamic_cast<GlobalRef*>(n)) may_tail_ = true;
     set_sp();
     assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[0]), base_);
     assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[1]), self_);
@@ -529,6 +568,231 @@ void Translator::cond(Node* n, BB yes, BB no) {
         return;
     }
     branch(ne(expr(n), word(NIL)), yes, no);
+}
+
+// ---- closed loops ------------------------------------------------------------------
+// A loop such as shorterp's (and y (or (null x) (shorterp (cdr x) (cdr y))))
+// or queens' conflict (a while over car, cdr, =, + ...) tests at every turn
+// that each inlined builtin's symbol still holds the builtin, and that the
+// self call's symbol still holds this function. Only Lisp code can change
+// them, and such a body runs none: its nodes are variables, constants,
+// control (if, and/or, progn, while, prog/go/return, let), inlined builtins
+// (whose slow paths are the builtins themselves: they compute, allocate or
+// fail, and call no Lisp function) and calls of its own symbol with its own
+// arity (which run this same body). So emit translates it twice: guarded, as
+// always, and unguarded, entered at the top when everything assumed holds;
+// a call of a redefined function or builtin goes the guarded way and sees
+// the new definition. Only bodies with a loop (while, go, a self tail call
+// in a body that does not also recurse) are worth the second copy: the test
+// at the top is paid once per call, and GCC's time grows with the code.
+bool Translator::closed_loop() {
+    assumed_.clear();
+    self_sym_ = nullptr;
+    bool loop = false, self_tail = false, self_nontail = false;
+    for (auto& owned : P_->nodes) {
+        Node* n = owned.get();
+        if (dynamic_cast<ConstNode*>(n) || dynamic_cast<LocalRef*>(n) || dynamic_cast<CapRef*>(n) ||
+            dynamic_cast<GlobalRef*>(n) || dynamic_cast<LocalSet*>(n) || dynamic_cast<CapSet*>(n) ||
+            dynamic_cast<IfNode*>(n) || dynamic_cast<IfTestNode*>(n) || dynamic_cast<SeqNode*>(n) ||
+            dynamic_cast<AndOrNode*>(n))
+            continue;
+        if (auto* m = dynamic_cast<Bind*>(n)) {
+            if (m->fn != Bind::plain && m->fn != Bind::boxed) return false;
+        } else if (auto* m = dynamic_cast<PrimNode*>(n)) {
+            std::pair<Symbol*, Value> a{m->sym, m->expect};
+            if (std::find(assumed_.begin(), assumed_.end(), a) == assumed_.end()) assumed_.push_back(a);
+        } else if (dynamic_cast<WhileNode*>(n)) {
+            loop = true;
+        } else if (auto* m = dynamic_cast<ProgNode*>(n)) {
+            if (m->fn != ProgNode::plain) return false;
+        } else if (auto* m = dynamic_cast<GoNode*>(n)) {
+            if (!m->signal) return false;
+            loop = true;
+        } else if (auto* m = dynamic_cast<ReturnNode*>(n)) {
+            if (!m->signal) return false;
+        } else if (auto* m = dynamic_cast<CallGlobal*>(n)) {
+            if (int(m->args.size()) != P_->nreq || (self_sym_ && m->sym != self_sym_)) return false;
+            self_sym_ = m->sym;
+            (m->tail ? self_tail : self_nontail) = true;
+        } else {
+            return false;
+        }
+    }
+    // A self tail call is a loop unless the body also recurses (tak's tail
+    // call takes three recursive calls: a tree, not a loop).
+    return loop || (self_tail && !self_nontail);
+}
+RV Translator::assumptions_hold() {
+    RV all = eq(word(uint64_t(0)), word(uint64_t(0)));
+    if (self_sym_) all = eq(as_rv(field(ptr_word(self_sym_), offsetof(Symbol, value))), self_);
+    for (auto [sym, expect] : assumed_) all = land(all, eq(as_rv(field(ptr_word(sym), offsetof(Symbol, value))), word(expect)));
+    return all;
+}
+
+// ---- leaf exits ---------------------------------------------------------------------
+// Many calls end at once: (fib n) with n < 2 returns n, (tak x y z) with
+// y >= x returns z, and in such recursions these leaf calls are half or more
+// of all calls. A leaf call runs no code that can fail, allocate, call or
+// loop, so it needs none of the call's bookkeeping (the ActiveCall link is
+// for backtraces, the C-stack and value-stack checks for code that goes
+// deeper, the poll for loops and calls that come later). leaf_prefix decides
+// such calls before the prologue, by the tests of the body's if/and/or spine
+// on the arguments and constants, with the same guards as the fast paths:
+// where the tests lead to an argument or a constant, it is returned at once;
+// where they lead to a branch that does more, the call resumes after the
+// prologue at the block that computes that branch (the tests are not made
+// twice); where a guard fails (a builtin redefined, not a fixnum), the call
+// starts from the top, and the body decides as usual. What differs from a
+// full call: nothing that a program sees. The depth limit is checked the same
+// (a leaf at the limit goes the full way and fails); a leaf call does not poll
+// (the caller's call polled, and so will the next) and is not counted by a
+// step limit, which counts polls.
+bool Translator::pure_operand(Node* n) {
+    if (dynamic_cast<ConstNode*>(n)) return true;
+    auto* l = dynamic_cast<LocalRef*>(n);
+    return l && l->fn == LocalRef::plain && l->slot < P_->nreq;   // an argument (let slots are not set yet)
+}
+RV Translator::pure_value(Node* n) {
+    if (auto* c = dynamic_cast<ConstNode*>(n)) return word(c->v);
+    return as_rv(slot(static_cast<LocalRef*>(n)->slot));
+}
+// Can leaf_cond decide n? A predicate on arguments and constants, (not <test>),
+// an and/or of tests, or an argument itself.
+bool Translator::leaf_test(Node* n) {
+    if (pure_operand(n)) return true;
+    if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) {
+        if (m->op == PrimOp::Null && !pure_operand(m->a)) return leaf_test(m->a);
+        return pure_operand(m->a) && (!m->b || pure_operand(m->b));
+    }
+    if (auto* m = dynamic_cast<AndOrNode*>(n)) {
+        for (Node* p : m->parts)
+            if (!leaf_test(p)) return false;
+        return !m->parts.empty();
+    }
+    return false;
+}
+// A part of an or whose value, when true, is known: t for a predicate (its
+// guards held), the argument itself for an argument.
+bool Translator::leaf_or_part(Node* n) {
+    auto* m = dynamic_cast<PrimNode*>(n);
+    return pure_operand(n) || (m && is_predicate(m->op) && leaf_test(n));
+}
+// Does some way through n's spine end in a leaf?
+bool Translator::has_leaf(Node* n) {
+    if (pure_operand(n)) return true;
+    Node *test = nullptr, *then = nullptr, *els = nullptr;
+    if (auto* m = dynamic_cast<IfNode*>(n)) test = m->test, then = m->then, els = m->els;
+    if (auto* m = dynamic_cast<IfTestNode*>(n)) test = m->cond, then = m->then, els = m->els;
+    if (test) return leaf_test(test) && (has_leaf(then) || has_leaf(els));
+    if (auto* m = dynamic_cast<AndOrNode*>(n); m && m->parts.size() > 1)
+        return m->is_and ? leaf_test(m->parts[0]) : leaf_or_part(m->parts[0]);
+    return false;
+}
+void Translator::leaf_return(RV v) {
+    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));   // as the epilogue
+    end_return(v);
+}
+// The full call, to go on at b after its prologue: a tail call, so that the
+// prefix needs no frame and the full call's frame is the only one.
+void Translator::resume_at(BB b) {
+    if (!cur_) return;
+    size_t k = 0;
+    while (k < resumes_.size() && resumes_[k] != b) k++;
+    if (k == resumes_.size()) resumes_.push_back(b);
+    RV args[4] = {I_v_, base_, site_, int32(int(k))};
+    RV c = g_.gcc_jit_context_new_call(cx_, nullptr, full_fn_, 4, args);
+    g_.gcc_jit_rvalue_set_bool_require_tail_call(c, 1);
+    end_return(c);
+}
+// Branch on test n (leaf_test(n) holds) to yes or no; a failed guard starts
+// the call from the top.
+void Translator::leaf_cond(Node* n, BB yes, BB no) {
+    if (pure_operand(n)) {
+        branch(ne(pure_value(n), word(NIL)), yes, no);
+        return;
+    }
+    if (auto* m = dynamic_cast<PrimNode*>(n)) {
+        BB go = block("leaftest");
+        if (m->op == PrimOp::Null && !pure_operand(m->a)) {   // (not <test>)
+            branch(builtin_ok(m->sym, m->expect), go, leaf_full_);
+            cur_ = go;
+            leaf_cond(m->a, no, yes);
+            return;
+        }
+        auto [guard, c] = predicate(m, pure_value(m->a), m->b ? pure_value(m->b) : word(NIL));
+        branch(guard, go, leaf_full_);
+        cur_ = go;
+        branch(c, yes, no);
+        return;
+    }
+    auto* m = static_cast<AndOrNode*>(n);
+    for (size_t i = 0; i + 1 < m->parts.size(); i++) {
+        BB next = block();
+        if (m->is_and) leaf_cond(m->parts[i], next, no);
+        else leaf_cond(m->parts[i], yes, next);
+        cur_ = next;
+    }
+    leaf_cond(m->parts.back(), yes, no);
+}
+// Decide n, a node of the body's spine in tail position, as far as pure tests go.
+void Translator::leaf(Node* n) {
+    if (!cur_) return;
+    if (pure_operand(n)) {
+        leaf_return(pure_value(n));
+        return;
+    }
+    Node *test = nullptr, *then = nullptr, *els = nullptr;
+    if (auto* m = dynamic_cast<IfNode*>(n)) test = m->test, then = m->then, els = m->els;
+    if (auto* m = dynamic_cast<IfTestNode*>(n)) test = m->cond, then = m->then, els = m->els;
+    if (test && has_leaf(n)) {
+        BB a = block("leafthen"), b = block("leafelse");
+        leaf_cond(test, a, b);
+        cur_ = a;
+        leaf(then);
+        cur_ = b;
+        leaf(els);
+        return;
+    }
+    if (auto* m = dynamic_cast<AndOrNode*>(n); m && has_leaf(n)) {
+        for (size_t i = 0; i + 1 < m->parts.size(); i++) {
+            Node* part = m->parts[i];
+            if (!(m->is_and ? leaf_test(part) : leaf_or_part(part))) {
+                auto it = entry_of_.find(part);   // not in tail position: resumed where the full call computes it
+                resume_at(it != entry_of_.end() ? it->second : top_);
+                return;
+            }
+            BB next = block(), exit = block("leafexit");
+            if (m->is_and) {
+                leaf_cond(part, next, exit);
+                cur_ = exit;
+                leaf_return(word(NIL));
+            } else {
+                leaf_cond(part, exit, next);
+                cur_ = exit;
+                leaf_return(pure_operand(part) ? pure_value(part) : word(I_.sym.t));
+            }
+            cur_ = next;
+            if (i + 2 == m->parts.size()) {   // the last part: its value is the and/or's
+                leaf(m->parts.back());
+                return;
+            }
+        }
+    }
+    auto it = entry_of_.find(n);
+    resume_at(it != entry_of_.end() ? it->second : top_);
+}
+// The prefix itself, from cur_ (the function's first block).
+void Translator::leaf_prefix() {
+    leaf_full_ = block("leaffull");
+    BB go = block("leaf");
+    // At the depth limit the full call reports it.
+    branch(cmp(GCC_JIT_COMPARISON_GE, as_rv(interp(offsetof(Interp, depth), i32_)),
+               as_rv(interp(offsetof(Interp, max_depth), i32_))),
+           leaf_full_, go);
+    cur_ = leaf_full_;
+    resume_at(top_);
+    cur_ = go;
+    leaf(P_->body);
 }
 
 RV Translator::expr(Node* n) {
@@ -595,6 +859,7 @@ RV Translator::expr(Node* n) {
         LV r = local(u64_);
         BB join = block("andor");
         for (size_t i = 0; i < m->parts.size(); i++) {
+            if (i > 0) entry_of_[m->parts[i]] = cur_;   // a block of its own (for leaf_prefix)
             if (i + 1 == m->parts.size()) {
                 assign(r, expr(m->parts[i]));   // the last part's value, whatever it is (a tail call too)
                 break;
@@ -659,6 +924,7 @@ RV Translator::expr(Node* n) {
 
 RV Translator::prog(ProgNode* m) {
     ProgInfo& info = progs_[m];
+    info = ProgInfo{};   // a closed loop's body is translated twice
     info.exit = block("progexit");
     info.result = local(u64_, "progval");
     for (size_t i = 0; i < m->stmts.size(); i++) info.labels.push_back(block("label"));
@@ -672,6 +938,24 @@ RV Translator::prog(ProgNode* m) {
     jump(info.exit);
     cur_ = info.exit;
     return as_rv(info.result);
+}
+
+// A predicate's fast path on its operands' values: guard (the symbol still
+// holds the builtin, the operands are of the kind the fast path decides)
+// and, where the guard holds, the predicate's truth.
+std::pair<RV, RV> Translator::predicate(PrimNode* m, RV x, RV y) {
+    RV ok = builtin_ok(m->sym, m->expect);
+    switch (m->op) {
+    case PrimOp::Null: return {ok, eq(x, word(NIL))};
+    case PrimOp::Consp: return {ok, is_pair_word(x)};
+    case PrimOp::Atom: return {ok, lnot(is_pair_word(x))};
+    case PrimOp::Eq: return {ok, eq(x, y)};
+    case PrimOp::Zerop: return {land(ok, is_fix_word(x)), eq(x, word(make_fixnum(0)))};
+    case PrimOp::Eql:   // identical words; or two fixnums, not identical: false
+        return {land(ok, bin(GCC_JIT_BINARY_OP_LOGICAL_OR, eq(x, y), land(is_fix_word(x), is_fix_word(y)), bool_)), eq(x, y)};
+    default:   // a comparison: the tagging keeps the order
+        return {land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y))), cmp(comparison(m->op), signed_(x), signed_(y))};
+    }
 }
 
 // The operation of a PrimNode: operands left to right, the guarded fast path,
@@ -698,25 +982,11 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
         return call(fnaddr(h_prim), {I_v_, ptr_word(m), x, y});
     };
     if (op == PrimOp::Mul || op == PrimOp::Aref) return keep(slow());   // fast path in prim_on_values
-    RV ok = eq(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))), word(m->expect));
+    RV ok = builtin_ok(m->sym, m->expect);
     BB fast = block("fast"), other = block("slow"), join = block("join");
 
     if (is_predicate(op)) {
-        RV guard = ok, c = nullptr;
-        switch (op) {
-        case PrimOp::Null: c = eq(x, word(NIL)); break;
-        case PrimOp::Consp: c = is_pair_word(x); break;
-        case PrimOp::Atom: c = lnot(is_pair_word(x)); break;
-        case PrimOp::Eq: c = eq(x, y); break;
-        case PrimOp::Zerop: guard = land(ok, is_fix_word(x)); c = eq(x, word(make_fixnum(0))); break;
-        case PrimOp::Eql:   // identical words; or two fixnums, not identical: false
-            guard = land(ok, bin(GCC_JIT_BINARY_OP_LOGICAL_OR, eq(x, y), land(is_fix_word(x), is_fix_word(y)), bool_));
-            c = eq(x, y);
-            break;
-        default:   // a comparison: the tagging keeps the order
-            guard = land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y)));
-            c = cmp(comparison(op), signed_(x), signed_(y));
-        }
+        auto [guard, c] = predicate(m, x, y);
         // As a value (no targets given): t on the fast path's true, nil on
         // its false, else the builtin's own value (a redefined < may return
         // anything): the same branches, into two blocks that set it.
@@ -816,7 +1086,8 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
 // jump to the top; other closures return TAILCALL to the call loop.
 RV Translator::call_global(CallGlobal* m) {
     int n = int(m->args.size());
-    RV fnv = keep(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
+    // Unguarded, the symbol is known to hold this function (assumed_).
+    RV fnv = unguarded_ ? keep(self_) : keep(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
     RV type = as_rv(field(fnv, offsetof(Obj, type), u8_));
     RV flags = as_rv(field(fnv, offsetof(Obj, flags), u16_));
     RV is_closure = eq(type, g_.gcc_jit_context_new_rvalue_from_long(cx_, u8_, long(Type::Closure)));
@@ -826,7 +1097,8 @@ RV Translator::call_global(CallGlobal* m) {
     LV r = local(u64_, "callval");
     BB direct = block("call"), tree = block("treecall"), join = block("called"), checks = block();
     // This function calling itself (the usual hot case) needs no further test.
-    branch(eq(fnv, self_), direct, checks);
+    if (unguarded_) jump(direct);
+    else branch(eq(fnv, self_), direct, checks);
     cur_ = checks;
     RV ours = land(is_obj_word(fnv), bin(GCC_JIT_BINARY_OP_LOGICAL_OR, is_native, land(is_closure, not_df), bool_));
     branch(ours, direct, tree);
@@ -853,13 +1125,14 @@ RV Translator::call_global(CallGlobal* m) {
     if (m->tail) {
         if (own_arity) {
             BB loop = block("selftail"), other = block("tail");
-            branch(eq(fnv, self_), loop, other);
+            if (unguarded_) jump(loop);
+            else branch(eq(fnv, self_), loop, other);
             cur_ = loop;
             for (int i = 0; i < n; i++) assign(slot(i), as_rv(slot(t + 1 + i)));
             for (int i = n; i < P_->frame_size; i++) assign(slot(i), word(NIL));
             temp_ = t;
             poll();
-            jump(top_);
+            jump(top_check_ && !unguarded_ ? top_check_ : top_);
             cur_ = other;
         }
         BB closure_tail = block("tail"), native_tail = block("tailbuiltin");
@@ -870,6 +1143,7 @@ RV Translator::call_global(CallGlobal* m) {
         assign(interp(offsetof(Interp, tail_argc), i32_), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, n));
         temp_ = t + 1 + n;
         set_sp();
+        may_tail_ = true;
         ret(word(TAILCALL));
         // A builtin in tail position is simply called, as the tree does: it
         // does not grow the Lisp stack, and its arguments (often the
@@ -895,7 +1169,8 @@ RV Translator::call_global(CallGlobal* m) {
     set_sp();   // I->sp = cbase + n, as invoke expects
     RV site = ptr_word(&m->pos);
     BB self_call = block("self"), compiled = block("compiled"), generic = block("generic"), check = block();
-    if (own_arity) branch(eq(fnv, self_), self_call, check);
+    if (own_arity && unguarded_) jump(self_call);
+    else if (own_arity) branch(eq(fnv, self_), self_call, check);
     else jump(check);
     cur_ = self_call;
     if (own_arity) {
@@ -996,18 +1271,26 @@ void Translator::funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB joi
 // The compiled function of P_: the call's bookkeeping (what link_call and
 // enter_simple do in eval.cpp), the body, then the undoing (see the top of
 // the file).
-void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
-    fn_ = f;
+void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit_function* full,
+                      gcc_jit_param* const* full_params) {
+    // With a leaf prefix, f is the prefix and full the call (with one more
+    // parameter: where to resume); else f is the call.
+    fn_ = full ? full : f;
+    gcc_jit_param* const* ps = full ? full_params : params;
     blocks_.clear();
     progs_.clear();
     jumps_.clear();
     nesting_ = 0;
-    I_v_ = g_.gcc_jit_param_as_rvalue(params[0]);
-    base_ = g_.gcc_jit_param_as_rvalue(params[1]);
-    site_ = g_.gcc_jit_param_as_rvalue(params[2]);
+    may_tail_ = false;
+    I_v_ = g_.gcc_jit_param_as_rvalue(ps[0]);
+    base_ = g_.gcc_jit_param_as_rvalue(ps[1]);
+    site_ = g_.gcc_jit_param_as_rvalue(ps[2]);
+    resume_ = full ? g_.gcc_jit_param_as_rvalue(ps[3]) : nullptr;
     frame_ = local(frame_t_, "frame");
     native_call_ = nullptr;
     frame_addr_ = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(frame_, nullptr), u64_);
+    entry_of_.clear();
+    resumes_.clear();
     cur_ = block("prologue");
     // Link the ActiveCall, count depth, check the C stack, poll.
     LV call_rec = local(call_t_, "call");
@@ -1036,12 +1319,33 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     result_ = local(u64_, "result");
     BB stack_check = cur_;   // ended below, once the temporaries are known
 
-    // The body (a self tail call jumps back to top_).
+    // The body (a self tail call jumps back to top_, having set the frame).
     top_ = block("top");
+    resumes_.push_back(top_);
     cur_ = top_;
     temp_ = max_temp_ = P_->frame_size;
-    for (int i = P_->nreq; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+    bool closed = closed_loop();
+    top_check_ = closed ? block("assume") : nullptr;
     ret(expr(P_->body));
+    if (closed) {
+        // A closed loop: the body again, without the guards of its inlined
+        // builtins and self calls, entered where they all hold (top_check_).
+        // Nothing in it can change a symbol's value (no other calls, no tree
+        // nodes; a builtin's slow path does not run Lisp code), so what held
+        // at the top holds until it returns.
+        auto entries = entry_of_;   // resumes stay in the guarded version
+        BB guarded_top = top_;
+        top_ = block("top_unguarded");
+        cur_ = top_;
+        temp_ = P_->frame_size;
+        unguarded_ = true;
+        ret(expr(P_->body));
+        unguarded_ = false;
+        cur_ = top_check_;
+        branch(assumptions_hold(), top_, guarded_top);
+        top_ = guarded_top;
+        entry_of_ = std::move(entries);
+    }
     // Every go/return aimed at a translated prog must have become a jump: one
     // left inside a tree node would return SIGNAL to code that ignores it.
     for (auto& node : P_->nodes) {
@@ -1061,22 +1365,50 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params) {
     eval(call(fnaddr(h_stack_overflow), {I_v_}));   // throws
     ret(word(NIL));
     cur_ = fits;
-    jump(top_);
+    for (int i = P_->nreq; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+    BB after_prologue = cur_;
 
     // The epilogue. Entered from the tree (no site), a tail call goes back to
     // the tree's call loop, which runs it in this frame; called from compiled
     // code, it is run here.
+    // (Without a way for a TAILCALL to get here, there is nothing to test.)
     cur_ = exit_;
-    BB tail = block("tailcall"), done = block("done");
-    branch(land(eq(as_rv(result_), word(TAILCALL)), ne(as_rv(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2])), word(0))), tail, done);
-    cur_ = tail;
-    assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
-    jump(done);
-    cur_ = done;
+    if (may_tail_) {
+        BB tail = block("tailcall"), done = block("done");
+        branch(land(eq(as_rv(result_), word(TAILCALL)), ne(as_rv(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[2])), word(0))), tail, done);
+        cur_ = tail;
+        assign(result_, call(fnaddr(h_finish_tail), {I_v_, base_}));
+        jump(done);
+        cur_ = done;
+    }
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     assign(depth, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(depth), int32(1), i32_));
     assign(cc, as_rv(g_.gcc_jit_lvalue_access_field(call_rec, nullptr, call_f_[0])));
     end_return(as_rv(result_));
+
+    if (full) {
+        // The prefix, in f: it returns a leaf's value or calls full (a tail
+        // call: f has no frame of its own), which resumes where it is told.
+        RV full_args[3] = {I_v_, base_, site_};
+        full_fn_ = full;
+        fn_ = f;
+        I_v_ = g_.gcc_jit_param_as_rvalue(params[0]);
+        base_ = g_.gcc_jit_param_as_rvalue(params[1]);
+        site_ = g_.gcc_jit_param_as_rvalue(params[2]);
+        cur_ = block("entry");
+        leaf_prefix();
+        fn_ = full;
+        I_v_ = full_args[0], base_ = full_args[1], site_ = full_args[2];
+        cur_ = after_prologue;
+        for (size_t k = 1; k < resumes_.size(); k++) {
+            BB next = block();
+            branch(eq(resume_, int32(int(k))), resumes_[k], next);
+            cur_ = next;
+        }
+    } else {
+        cur_ = after_prologue;
+    }
+    jump(top_check_ ? top_check_ : top_);
     end_open_blocks();
 }
 
@@ -1159,8 +1491,15 @@ gcc_jit_result* Translator::translate(int* refused) {
         for (char c : P_->name) fname += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
         fnames_.push_back(fname);
         entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, fname.c_str(), 3, ep, 0);
+        gcc_jit_function* full = nullptr;
+        gcc_jit_param* fp[4] = {};
+        if (has_leaf(P_->body)) {
+            for (int i = 0; i < 3; i++) fp[i] = g_.gcc_jit_context_new_param(cx_, nullptr, u64_, i == 0 ? "I" : i == 1 ? "base" : "site");
+            fp[3] = g_.gcc_jit_context_new_param(cx_, nullptr, i32_, "resume");
+            full = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_INTERNAL, u64_, (fname + "_full").c_str(), 4, fp, 0);
+        }
         try {
-            emit(entry_fn_, ep);
+            emit(entry_fn_, ep, full, fp);
         } catch (Refuse& r) {
             *refused = int(k);
             error = r.why;

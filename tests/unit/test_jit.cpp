@@ -386,3 +386,122 @@ TEST_CASE("jit: predicates and and/or branch straight to their targets, with the
     CHECK(evs(T, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
     CHECK(evs(I, "(list (pick 1 2) (less 1 2))") == "((lt 1 2) (lt 1 2))");
 }
+
+TEST_CASE("jit: leaf calls return before the call's bookkeeping, with the tree's values, errors and depth limit") {
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
+    if (!have_jit(I)) return;
+    // Each has a leaf prefix (Translator::leaf_prefix): pure tests on the
+    // arguments that end in an argument or a constant, and branches that do
+    // more (resumed after the prologue, some with let slots, some with a
+    // self tail call). They run on fixnums (the fast paths decide), on
+    // bignums, floats and symbols (a guard fails: the full call decides).
+    both.define({
+        "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))",
+        "(defun tak (x y z) (if (not (< y x)) z (tak (tak (1- x) y z) (tak (1- y) z x) (tak (1- z) x y))))",
+        "(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))",
+        "(defun cls (x y) (cond ((eq x 'a) 'first) ((null y) x) ((< x y) (list 'less (cls 'a y))) (t (list x y))))",
+        "(defun either (x y) (or x y))",
+        "(defun lastcdr (x) (if (consp x) (lastcdr (cdr x)) x))",
+        "(defun withlet (n) (if (< n 0) n (let ((k (* n 2)) (j (list n))) (if (> k 10) (cons k j) (withlet (- n 3))))))",
+        "(defun nl (x) (if (not (< x 3)) 'big 'small))",
+        "(defun kind (x) (if (zerop x) 'zero (if (eql x 1) \"one\" (if (and (> x 5) (< x 9)) x (list x)))))",
+    });
+    const char* exprs[] = {
+        "(list (fib 0) (fib 1) (fib 15) (fib -100000000000000000000000))",
+        "(list (tak 18 12 6) (tak 3 2 1) (tak 1 2 3) (tak 3 100000000000000000000000 1))",
+        "(list (shorterp '(1 2) '(1 2 3)) (shorterp '(1 2 3) '(1)) (shorterp nil nil) (shorterp nil '(1)) (shorterp '(1) nil))",
+        "(list (cls 'a 1) (cls 1 2) (cls 3 2) (cls 3 nil) (cls -100000000000000000000000 2) (cls 2 100000000000000000000000))",
+        "(list (either nil nil) (either 1 nil) (either nil 2) (either 3 4))",
+        "(list (lastcdr '(1 2 . 3)) (lastcdr 5) (lastcdr '(1 2 3)))",
+        "(list (withlet -1) (withlet 7) (withlet 5) (withlet 2) (withlet 100000000000000000000000))",
+        "(list (nl 5) (nl 1) (nl 100000000000000000000000))",
+        "(list (kind 0) (kind 1) (kind 6) (kind 9) (kind 100000000000000000000000))",
+    };
+    for (const char* x : exprs) both.same(x);
+    for (const char* f : {"fib", "tak", "shorterp", "cls", "either", "lastcdr", "withlet", "nl", "kind"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    // Errors from the full call after a leaf test, the same report as the tree's.
+    for (const char* x : {"(cls 'b 2)", "(tak 'x 1 2)", "(withlet 'q)", "(kind \"s\")"}) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+    }
+    // A builtin the prefix tests, redefined afterwards: the full call runs it.
+    both.define({"(defun < (x y) (if (eq x y) nil (list 'lt x y)))", "(defun not (x) (if (eq x 'no) t nil))"});
+    both.same("(list (fib 1) (fib 2) (cls 1 2) (cls 'a 3))");
+    both.same("(list (nl 5) (nl 3) (nl 'no))");
+}
+
+TEST_CASE("jit: a leaf call at the depth limit reports it as a full call does") {
+    // leafy's deepest call is a leaf (decided by the prefix); full's is not
+    // (its leaf value is computed, (car '(0))): both must stop at the same n.
+    Settings s = eager();
+    s.max_depth = 60;
+    Interp I(s);
+    if (!have_jit(I)) return;
+    evs(I, "(defun leafy (n) (if (< n 1) 0 (+ 1 (leafy (- n 1)))))");
+    evs(I, "(defun full (n) (if (< n 1) (car '(0)) (+ 1 (full (- n 1)))))");
+    evs(I, "(leafy 3) (full 3)");
+    CHECK(evs(I, "(jit-compiled-p 'leafy)") == "t");
+    CHECK(evs(I, "(jit-compiled-p 'full)") == "t");
+    int last_leafy = -1, last_full = -1;
+    for (int n = 40; n < 70; n++) {
+        if (error_of(I, "(leafy " + std::to_string(n) + ")") == "no error") last_leafy = n;
+        if (error_of(I, "(full " + std::to_string(n) + ")") == "no error") last_full = n;
+    }
+    CHECK(last_full > 40);
+    CHECK(last_full < 69);
+    CHECK(last_leafy == last_full);
+    CHECK(error_of(I, "(leafy 100)").find("stack depth exceeded") != std::string::npos);
+    CHECK(I.depth == 0);
+}
+
+TEST_CASE("jit: a closed loop runs without guards only while its builtins and its own symbol hold") {
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
+    if (!have_jit(I)) return;
+    // Closed loops (Translator::closed_loop): only inlined builtins, control
+    // and calls of their own symbol; translated twice, the unguarded copy
+    // entered when every assumption holds.
+    both.define({
+        "(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))",
+        "(defun walk (l n) (if (null l) n (walk (cdr l) (+ n (car l)))))",
+        "(defun hits (y ps) (let ((d 1) (hit nil)) (while (and ps (not hit)) (let ((y1 (car ps))) "
+        "(when (or (= (+ y1 d) y) (= (- y1 d) y)) (setq hit t))) (setq d (1+ d)) (setq ps (cdr ps))) hit))",
+        "(defun build (n) (let ((l nil)) (while (> n 0) (setq l (cons n l)) (setq n (1- n))) l))",
+    });
+    const char* exprs[] = {
+        "(list (shorterp '(1 2) '(1 2 3)) (shorterp '(1 2 3) '(1)) (shorterp nil '(1)))",
+        "(list (walk '(1 2 3) 0) (walk '(4611686018427387903 4611686018427387903) 0) (walk nil 5))",
+        "(list (hits 3 '(1 2 5)) (hits 4 '(0 7 9)) (hits 0 nil))",
+        "(build 12)",
+    };
+    for (const char* x : exprs) both.same(x);
+    for (const char* f : {"shorterp", "walk", "hits", "build"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    // An error inside the unguarded copy: the tree's report.
+    for (const char* x : {"(walk '(1 a) 0)", "(shorterp '(1 . 2) '(1 2 3))", "(hits 3 '(1 b))"}) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+    }
+    // The function's own symbol given another function: a closure of the old
+    // definition calls the new one from its loop, as in the tree.
+    both.define({"(setq old-walk walk)", "(defun walk (l n) (list 'new n))"});
+    both.same("(funcall old-walk '(1 2 3) 10)");
+    CHECK(evs(I, "(funcall old-walk '(1 2 3) 10)") == "(new 11)");
+    // A builtin redefined after compilation: the loop runs the new one.
+    CHECK(evs(I, "(list (shorterp '(1 2 3 4 5) '(1 2 3)) (hits 9 '(1 2 3 4)))") == "(nil nil)");
+    both.define({"(defun cdr (x) nil)"});
+    both.same("(list (shorterp '(1 2 3 4 5) '(1 2 3)) (hits 9 '(1 2 3 4)))");
+    CHECK(evs(I, "(shorterp '(1 2 3 4 5) '(1 2 3))") == "nil");
+    CHECK(evs(I, "(hits 9 '(1 2 3 4 5 6 7 8))") == "nil");
+    CHECK(evs(I, "(hits 4 '(1 2))") == "nil");   // t with the builtin cdr (2 + 2 = 4)
+    TwoTiers again;
+    again.define({"(defun build (n) (let ((l nil)) (while (> n 0) (setq l (cons n l)) (setq n (1- n))) l))"});
+    again.same("(build 3)");
+    again.define({"(defun cons (a b) (list 'c a b))"});
+    again.same("(build 3)");
+    CHECK(evs(again.I, "(build 2)") == "(c 1 (c 2 nil))");
+}
