@@ -99,7 +99,8 @@ namespace lipq {
     X(gcc_jit_context_new_bitcast) X(gcc_jit_context_new_call) X(gcc_jit_context_new_call_through_ptr) \
     X(gcc_jit_block_add_assignment) X(gcc_jit_block_add_eval) X(gcc_jit_block_end_with_jump)          \
     X(gcc_jit_block_end_with_conditional) X(gcc_jit_block_end_with_return)                            \
-    X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile) X(gcc_jit_rvalue_set_bool_require_tail_call)
+    X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile) X(gcc_jit_rvalue_set_bool_require_tail_call) \
+    X(gcc_jit_context_new_array_access)
 
 namespace {
 
@@ -373,7 +374,14 @@ private:
         p = g_.gcc_jit_context_new_cast(cx_, nullptr, p, g_.gcc_jit_type_get_pointer(t ? t : u64_));
         return g_.gcc_jit_rvalue_dereference(p, nullptr);
     }
-    LV slot(int i) { return mem(base_, int64_t(i) * 8); }
+    // A slot of the frame, as an element of the array at base: GCC then sees
+    // that slots at different indices are different words (with integer
+    // address arithmetic it reloaded a slot after every store to another).
+    LV slot(int i) {
+        RV p = g_.gcc_jit_context_new_cast(cx_, nullptr, g_.gcc_jit_context_new_bitcast(cx_, nullptr, base_, vptr_),
+                                           g_.gcc_jit_type_get_pointer(u64_));
+        return g_.gcc_jit_context_new_array_access(cx_, nullptr, p, g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, i));
+    }
     LV field(RV obj, size_t off, gcc_jit_type* t = nullptr) { return mem(obj, int64_t(off), t); }
     LV interp(size_t off, gcc_jit_type* t = nullptr) { return mem(I_v_, int64_t(off), t); }
     // Materialise into a fresh local (so later stores cannot change it).
@@ -1314,7 +1322,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     // the epilogue: the slot and the record do not change during the call, and
     // three fewer values held across calls are three callee-saved registers
     // GCC does not save and restore in every call.
-    self_ = as_rv(mem(base_, -8));
+    self_ = as_rv(slot(-1));
     exit_ = block("exit");
     result_ = local(u64_, "result");
     BB stack_check = cur_;   // ended below, once the temporaries are known
