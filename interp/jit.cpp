@@ -696,8 +696,17 @@ bool Translator::has_leaf(Node* n) {
         return m->is_and ? leaf_test(m->parts[0]) : leaf_or_part(m->parts[0]);
     return false;
 }
+// At the depth limit the full call reports it; else return v, leaving I->sp
+// as the epilogue does. (Checked here, not first: a call that is not a leaf
+// does not pay for it twice.)
 void Translator::leaf_return(RV v) {
-    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));   // as the epilogue
+    if (!cur_) return;
+    BB ret = block("leafret");
+    branch(cmp(GCC_JIT_COMPARISON_GE, as_rv(interp(offsetof(Interp, depth), i32_)),
+               as_rv(interp(offsetof(Interp, max_depth), i32_))),
+           leaf_full_, ret);
+    cur_ = ret;
+    assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     end_return(v);
 }
 // The full call, to go on at b after its prologue: a tail call, so that the
@@ -791,12 +800,8 @@ void Translator::leaf(Node* n) {
 }
 // The prefix itself, from cur_ (the function's first block).
 void Translator::leaf_prefix() {
+    BB go = cur_;
     leaf_full_ = block("leaffull");
-    BB go = block("leaf");
-    // At the depth limit the full call reports it.
-    branch(cmp(GCC_JIT_COMPARISON_GE, as_rv(interp(offsetof(Interp, depth), i32_)),
-               as_rv(interp(offsetof(Interp, max_depth), i32_))),
-           leaf_full_, go);
     cur_ = leaf_full_;
     resume_at(top_);
     cur_ = go;
