@@ -476,6 +476,17 @@ private:
     // -- the node tree --
     RV expr(Node* n);
     void cond(Node* n, BB yes, BB no);
+    // Branch on a non-empty and/or to yes or no, each part tested by test(part, yes, no).
+    template <class Test>
+    void and_or(AndOrNode* m, BB yes, BB no, Test test) {
+        for (size_t i = 0; i + 1 < m->parts.size(); i++) {
+            BB next = block();
+            if (m->is_and) test(m->parts[i], next, no);
+            else test(m->parts[i], yes, next);
+            cur_ = next;
+        }
+        test(m->parts.back(), yes, no);
+    }
     RV fallback(Node* n);
     RV if_else(Node* cond, Node* then, Node* els);
     void emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit_function* full, gcc_jit_param* const* full_params);
@@ -566,13 +577,7 @@ void Translator::cond(Node* n, BB yes, BB no) {
             jump(m->is_and ? yes : no);
             return;
         }
-        for (size_t i = 0; i + 1 < m->parts.size(); i++) {
-            BB next = block();
-            if (m->is_and) cond(m->parts[i], next, no);
-            else cond(m->parts[i], yes, next);
-            cur_ = next;
-        }
-        cond(m->parts.back(), yes, no);
+        and_or(m, yes, no, [this](Node* part, BB y, BB n) { cond(part, y, n); });
         return;
     }
     branch(ne(expr(n), word(NIL)), yes, no);
@@ -742,14 +747,7 @@ void Translator::leaf_cond(Node* n, BB yes, BB no) {
         branch(c, yes, no);
         return;
     }
-    auto* m = static_cast<AndOrNode*>(n);
-    for (size_t i = 0; i + 1 < m->parts.size(); i++) {
-        BB next = block();
-        if (m->is_and) leaf_cond(m->parts[i], next, no);
-        else leaf_cond(m->parts[i], yes, next);
-        cur_ = next;
-    }
-    leaf_cond(m->parts.back(), yes, no);
+    and_or(static_cast<AndOrNode*>(n), yes, no, [this](Node* part, BB y, BB n) { leaf_cond(part, y, n); });
 }
 // Decide n, a node of the body's spine in tail position, as far as pure tests go.
 void Translator::leaf(Node* n) {

@@ -395,7 +395,7 @@ TEST_CASE("jit: leaf calls return before the call's bookkeeping, with the tree's
     // arguments that end in an argument or a constant, and branches that do
     // more (resumed after the prologue, some with let slots, some with a
     // self tail call). They run on fixnums (the fast paths decide), on
-    // bignums, floats and symbols (a guard fails: the full call decides).
+    // bignums and symbols (a guard fails: the full call decides).
     both.define({
         "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))",
         "(defun tak (x y z) (if (not (< y x)) z (tak (tak (1- x) y z) (tak (1- y) z x) (tak (1- z) x y))))",
