@@ -12,6 +12,14 @@
 //       tail call goes back to the tree's loop. A call is cheap because the
 //       node tree's indirect call per node is gone.
 //
+//   Where the body starts with tests on the arguments that can end in an
+//   argument or a constant (fib's (< n 2) -> n), entry is only those tests
+//   (leaf_prefix): it returns such a leaf at once, without a frame, and
+//   otherwise tail-calls the whole call, entry_full(I, base, site, resume),
+//   which goes on after its prologue where the tests left it. A body that
+//   is a closed loop (closed_loop) is translated twice, the second time
+//   without the guards of its builtins and self calls.
+//
 // The rules the compiled code keeps, so that nothing observable changes:
 // - Values that must survive a possible collection live in value-stack
 //   slots: arguments and locals in the frame as before, and temporaries
