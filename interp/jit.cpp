@@ -59,6 +59,7 @@ void jit_release(Proto*) {}
 #else
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -526,10 +527,10 @@ private:
     BB top_check_ = nullptr;        // the test of assumed_, then to the right top
     bool closed_loop();
     RV assumptions_hold();
-    RV builtin_ok(Symbol* sym, Value expect) {
-        if (unguarded_) return eq(word(uint64_t(0)), word(uint64_t(0)));
-        return eq(as_rv(field(ptr_word(sym), offsetof(Symbol, value))), word(expect));
-    }
+    RV always() { return eq(word(uint64_t(0)), word(uint64_t(0))); }
+    RV value_of(Symbol* sym) { return as_rv(field(ptr_word(sym), offsetof(Symbol, value))); }
+    // The symbol of an inlined builtin still holds it (known, when unguarded).
+    RV builtin_ok(Symbol* sym, Value expect) { return unguarded_ ? always() : eq(value_of(sym), word(expect)); }
     RV call_global(CallGlobal* m);
     void call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB generic);
     void funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB other);
@@ -644,9 +645,8 @@ bool Translator::closed_loop() {
     return loop || (self_tail && !self_nontail);
 }
 RV Translator::assumptions_hold() {
-    RV all = eq(word(uint64_t(0)), word(uint64_t(0)));
-    if (self_sym_) all = eq(as_rv(field(ptr_word(self_sym_), offsetof(Symbol, value))), self_);
-    for (auto [sym, expect] : assumed_) all = land(all, eq(as_rv(field(ptr_word(sym), offsetof(Symbol, value))), word(expect)));
+    RV all = self_sym_ ? eq(value_of(self_sym_), self_) : always();
+    for (auto [sym, expect] : assumed_) all = land(all, eq(value_of(sym), word(expect)));
     return all;
 }
 
@@ -698,13 +698,16 @@ bool Translator::leaf_or_part(Node* n) {
     auto* m = dynamic_cast<PrimNode*>(n);
     return pure_operand(n) || (m && is_predicate(m->op) && leaf_test(n));
 }
+// The test and branches of an if (either node), or nulls.
+static std::array<Node*, 3> if_parts(Node* n) {
+    if (auto* m = dynamic_cast<IfNode*>(n)) return {m->test, m->then, m->els};
+    if (auto* m = dynamic_cast<IfTestNode*>(n)) return {m->cond, m->then, m->els};
+    return {nullptr, nullptr, nullptr};
+}
 // Does some way through n's spine end in a leaf?
 bool Translator::has_leaf(Node* n) {
     if (pure_operand(n)) return true;
-    Node *test = nullptr, *then = nullptr, *els = nullptr;
-    if (auto* m = dynamic_cast<IfNode*>(n)) test = m->test, then = m->then, els = m->els;
-    if (auto* m = dynamic_cast<IfTestNode*>(n)) test = m->cond, then = m->then, els = m->els;
-    if (test) return leaf_test(test) && (has_leaf(then) || has_leaf(els));
+    if (auto [test, then, els] = if_parts(n); test) return leaf_test(test) && (has_leaf(then) || has_leaf(els));
     if (auto* m = dynamic_cast<AndOrNode*>(n); m && m->parts.size() > 1)
         return m->is_and ? leaf_test(m->parts[0]) : leaf_or_part(m->parts[0]);
     return false;
@@ -764,10 +767,7 @@ void Translator::leaf(Node* n) {
         leaf_return(pure_value(n));
         return;
     }
-    Node *test = nullptr, *then = nullptr, *els = nullptr;
-    if (auto* m = dynamic_cast<IfNode*>(n)) test = m->test, then = m->then, els = m->els;
-    if (auto* m = dynamic_cast<IfTestNode*>(n)) test = m->cond, then = m->then, els = m->els;
-    if (test && has_leaf(n)) {
+    if (auto [test, then, els] = if_parts(n); test && has_leaf(n)) {
         BB a = block("leafthen"), b = block("leafelse");
         leaf_cond(test, a, b);
         cur_ = a;
@@ -837,7 +837,7 @@ RV Translator::expr(Node* n) {
     }
     if (auto* m = dynamic_cast<GlobalRef*>(n)) {
         LV r = local(u64_);
-        assign(r, as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
+        assign(r, value_of(m->sym));
         BB unbound = block(), join = block();
         branch(eq(as_rv(r), word(UNBOUND)), unbound, join);
         cur_ = unbound;
@@ -867,8 +867,7 @@ RV Translator::expr(Node* n) {
         assign(field(box, offsetof(Box, v)), v);
         return v;
     }
-    if (auto* m = dynamic_cast<IfNode*>(n)) return if_else(m->test, m->then, m->els);
-    if (auto* m = dynamic_cast<IfTestNode*>(n)) return if_else(m->cond, m->then, m->els);
+    if (auto [test, then, els] = if_parts(n); test) return if_else(test, then, els);
     if (auto* m = dynamic_cast<SeqNode*>(n)) {
         RV v = word(NIL);
         for (Node* part : m->body) v = expr(part);
@@ -1106,7 +1105,7 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
 RV Translator::call_global(CallGlobal* m) {
     int n = int(m->args.size());
     // Unguarded, the symbol is known to hold this function (assumed_).
-    RV fnv = unguarded_ ? keep(self_) : keep(as_rv(field(ptr_word(m->sym), offsetof(Symbol, value))));
+    RV fnv = keep(unguarded_ ? self_ : value_of(m->sym));
     RV type = as_rv(field(fnv, offsetof(Obj, type), u8_));
     RV flags = as_rv(field(fnv, offsetof(Obj, flags), u16_));
     RV is_closure = eq(type, g_.gcc_jit_context_new_rvalue_from_long(cx_, u8_, long(Type::Closure)));
