@@ -109,7 +109,7 @@ namespace lipq {
     X(gcc_jit_block_add_assignment) X(gcc_jit_block_add_eval) X(gcc_jit_block_end_with_jump)          \
     X(gcc_jit_block_end_with_conditional) X(gcc_jit_block_end_with_return)                            \
     X(gcc_jit_param_as_lvalue) X(gcc_jit_type_get_volatile) X(gcc_jit_rvalue_set_bool_require_tail_call) \
-    X(gcc_jit_context_new_array_access)
+    X(gcc_jit_context_new_array_access) X(gcc_jit_context_get_builtin_function)
 
 namespace {
 
@@ -214,6 +214,20 @@ bool cannot_collect(Node* n) {
     return dynamic_cast<ConstNode*>(n) || dynamic_cast<LocalRef*>(n) || dynamic_cast<CapRef*>(n) ||
            dynamic_cast<GlobalRef*>(n);
 }
+// The same where the inlined builtins are known to hold (a closed loop's
+// unguarded copy): then car, cdr, cadr, cddr and the tests below only read,
+// and their slow paths only fail (a type error), which leaves this function.
+bool cannot_collect_unguarded(Node* n) {
+    if (cannot_collect(n)) return true;
+    auto* m = dynamic_cast<PrimNode*>(n);
+    if (!m) return false;
+    switch (m->op) {
+    case PrimOp::Car: case PrimOp::Cdr: case PrimOp::Cadr: case PrimOp::Cddr:
+    case PrimOp::Null: case PrimOp::Consp: case PrimOp::Atom: case PrimOp::Eq:
+        return cannot_collect_unguarded(m->a) && (!m->b || cannot_collect_unguarded(m->b));
+    default: return false;
+    }
+}
 
 using RV = gcc_jit_rvalue*;
 using LV = gcc_jit_lvalue*;
@@ -313,7 +327,7 @@ private:
                  *i16_ = nullptr, *i32_ = nullptr, *vptr_ = nullptr;
     gcc_jit_type *frame_t_ = nullptr, *call_t_ = nullptr;
     gcc_jit_field *frame_f_[3] = {}, *call_f_[3] = {};
-    gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr;
+    gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr, *expect_fn_ = nullptr;
     RV I_v_ = nullptr, base_ = nullptr, self_ = nullptr, frame_addr_ = nullptr;
     RV site_ = nullptr;
     LV frame_ = nullptr;                 // a Frame for tree nodes, filled where one is called
@@ -391,6 +405,25 @@ private:
                                            g_.gcc_jit_type_get_pointer(u64_));
         return g_.gcc_jit_context_new_array_access(cx_, nullptr, p, g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, i));
     }
+    // The frame's variables (arguments and let slots) are also held in
+    // locals, one per slot: every write goes to both, every read comes from
+    // the local. The slot keeps the value rooted and visible to tree nodes
+    // and backtraces; the local lets GCC keep it in a register. Reading the
+    // slot instead, GCC had to load it again after every helper call on any
+    // path before the read (the slots' memory escapes), and in a loop such as
+    // shorterp's that was most of the loads. Only a tree node can write a
+    // slot behind the compiled code's back (a setq it runs): after one,
+    // every local is read again from its slot (fallback).
+    std::vector<LV> vars_;
+    RV var(int i) { return as_rv(vars_.at(size_t(i))); }
+    void set_var(int i, RV v) {
+        RV k = keep(v);   // v may be a call: evaluated once
+        assign(slot(i), k);
+        assign(vars_.at(size_t(i)), k);
+    }
+    void reload_vars() {
+        for (size_t i = 0; i < vars_.size(); i++) assign(vars_[i], as_rv(slot(int(i))));
+    }
     LV field(RV obj, size_t off, gcc_jit_type* t = nullptr) { return mem(obj, int64_t(off), t); }
     LV interp(size_t off, gcc_jit_type* t = nullptr) { return mem(I_v_, int64_t(off), t); }
     // Materialise into a fresh local (so later stores cannot change it).
@@ -412,7 +445,19 @@ private:
         }
         cur_ = nullptr;
     }
-    void branch(RV c, BB yes, BB no) {
+    // expect: +1 if c is nearly always true (a guard, a fast path's test),
+    // -1 if nearly always false (a limit reached, a poll due). GCC then lays
+    // out the likely way as the straight line, the slow paths out of it (by
+    // the order of creation, the fast case's block often came after the
+    // slow one and every turn of a loop jumped out and back).
+    void branch(RV c, BB yes, BB no, int expect = 0) {
+        if (cur_ && expect) {
+            if (!expect_fn_) expect_fn_ = g_.gcc_jit_context_get_builtin_function(cx_, "__builtin_expect");
+            gcc_jit_type* l = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_LONG);
+            RV a[2] = {g_.gcc_jit_context_new_cast(cx_, nullptr, c, l),
+                       g_.gcc_jit_context_new_rvalue_from_long(cx_, l, expect > 0 ? 1 : 0)};
+            c = ne(g_.gcc_jit_context_new_call(cx_, nullptr, expect_fn_, 2, a), g_.gcc_jit_context_new_rvalue_from_long(cx_, l, 0));
+        }
         if (cur_) {
             g_.gcc_jit_block_end_with_conditional(cur_, nullptr, c, yes, no);
             ended_.insert(cur_);
@@ -474,7 +519,7 @@ private:
         RV n = keep(bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 1), i32_), i32_);
         assign(pc, n);
         BB slow = block("poll"), go = block("polled");
-        branch(cmp(GCC_JIT_COMPARISON_LE, n, g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 0)), slow, go);
+        branch(cmp(GCC_JIT_COMPARISON_LE, n, g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 0)), slow, go, -1);
         cur_ = slow;
         set_sp();
         eval(call(fnaddr(h_poll), {I_v_}));
@@ -528,6 +573,7 @@ private:
     bool closed_loop();
     RV assumptions_hold();
     RV always() { return eq(word(uint64_t(0)), word(uint64_t(0))); }
+    bool may_collect(Node* n) { return !(unguarded_ ? cannot_collect_unguarded(n) : cannot_collect(n)); }
     RV value_of(Symbol* sym) { return as_rv(field(ptr_word(sym), offsetof(Symbol, value))); }
     // The symbol of an inlined builtin still holds it (known, when unguarded).
     RV builtin_ok(Symbol* sym, Value expect) { return unguarded_ ? always() : eq(value_of(sym), word(expect)); }
@@ -569,7 +615,9 @@ RV Translator::fallback(Node* n) {
     assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[0]), base_);
     assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[1]), self_);
     assign(g_.gcc_jit_lvalue_access_field(frame_, nullptr, frame_f_[2]), I_v_);
-    return keep(call(fnaddr(n->fn), {ptr_word(n), frame_addr_}));
+    RV v = keep(call(fnaddr(n->fn), {ptr_word(n), frame_addr_}));
+    reload_vars();   // the node may have set a variable
+    return v;
 }
 
 // Branch on n: to yes if its value is not nil, else to no. A predicate (null,
@@ -720,7 +768,7 @@ void Translator::leaf_return(RV v) {
     BB ret = block("leafret");
     branch(cmp(GCC_JIT_COMPARISON_GE, as_rv(interp(offsetof(Interp, depth), i32_)),
                as_rv(interp(offsetof(Interp, max_depth), i32_))),
-           leaf_full_, ret);
+           leaf_full_, ret, -1);
     cur_ = ret;
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     end_return(v);
@@ -747,13 +795,13 @@ void Translator::leaf_cond(Node* n, BB yes, BB no) {
     if (auto* m = dynamic_cast<PrimNode*>(n)) {
         BB go = block("leaftest");
         if (m->op == PrimOp::Null && !pure_operand(m->a)) {   // (not <test>)
-            branch(builtin_ok(m->sym, m->expect), go, leaf_full_);
+            branch(builtin_ok(m->sym, m->expect), go, leaf_full_, 1);
             cur_ = go;
             leaf_cond(m->a, no, yes);
             return;
         }
         auto [guard, c] = predicate(m, pure_value(m->a), m->b ? pure_value(m->b) : word(NIL));
-        branch(guard, go, leaf_full_);
+        branch(guard, go, leaf_full_, 1);
         cur_ = go;
         branch(c, yes, no);
         return;
@@ -826,7 +874,7 @@ RV Translator::expr(Node* n) {
     } depth(nesting_);
     if (auto* m = dynamic_cast<ConstNode*>(n)) return word(m->v);
     if (auto* m = dynamic_cast<LocalRef*>(n)) {
-        RV v = keep(as_rv(slot(m->slot)));
+        RV v = keep(var(m->slot));
         if (m->fn == LocalRef::boxed) v = keep(as_rv(field(v, offsetof(Box, v))));
         return v;
     }
@@ -839,7 +887,7 @@ RV Translator::expr(Node* n) {
         LV r = local(u64_);
         assign(r, value_of(m->sym));
         BB unbound = block(), join = block();
-        branch(eq(as_rv(r), word(UNBOUND)), unbound, join);
+        branch(eq(as_rv(r), word(UNBOUND)), unbound, join, -1);
         cur_ = unbound;
         assign(r, fallback(n));   // the tree's error
         jump(join);
@@ -848,16 +896,16 @@ RV Translator::expr(Node* n) {
     }
     if (auto* m = dynamic_cast<LocalSet*>(n)) {
         RV v = expr(m->val);
-        if (m->fn == LocalSet::boxed) assign(field(as_rv(slot(m->slot)), offsetof(Box, v)), v);
-        else assign(slot(m->slot), v);
+        if (m->fn == LocalSet::boxed) assign(field(var(m->slot), offsetof(Box, v)), v);
+        else set_var(m->slot, v);
         return v;
     }
     if (auto* m = dynamic_cast<Bind*>(n)) {
         if (m->fn != Bind::plain && m->fn != Bind::boxed) return fallback(n);
-        assign(slot(m->slot), m->val ? expr(m->val) : word(NIL));
+        set_var(m->slot, m->val ? expr(m->val) : word(NIL));
         if (m->fn == Bind::boxed) {   // a variable captured and assigned lives in a Box
             set_sp();                 // the value is rooted in its slot while the box is made
-            assign(slot(m->slot), call(fnaddr(h_box), {I_v_, as_rv(slot(m->slot))}));
+            set_var(m->slot, call(fnaddr(h_box), {I_v_, var(m->slot)}));
         }
         return word(NIL);
     }
@@ -985,7 +1033,7 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
     RV x = expr(m->a);
     RV y = word(NIL);
     if (m->b) {
-        bool park = !cannot_collect(m->b) && !dynamic_cast<ConstNode*>(m->a);
+        bool park = may_collect(m->b) && !dynamic_cast<ConstNode*>(m->a);
         int t = 0;
         if (park) {
             t = push_temp();
@@ -1015,7 +1063,7 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
             yes = block("true");
             no = block("false");
         }
-        branch(guard, fast, other);
+        branch(guard, fast, other, 1);
         cur_ = fast;
         branch(c, yes, no);
         cur_ = other;
@@ -1034,18 +1082,18 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
     LV r = local(u64_);
     switch (op) {
     case PrimOp::Cons:
-        branch(ok, fast, other);
+        branch(ok, fast, other, 1);
         cur_ = fast;
         set_sp();
         assign(r, call(fnaddr(h_cons), {I_v_, x, y}));
         break;
     case PrimOp::Car: case PrimOp::Cdr: {   // a pair's field, or nil of nil
         BB builtin = block(), pair_test = block(), pair = block("pair");
-        branch(ok, builtin, other);
+        branch(ok, builtin, other, 1);
         cur_ = builtin;
         branch(eq(x, word(NIL)), fast, pair_test);
         cur_ = pair_test;
-        branch(is_pair_word(x), pair, other);
+        branch(is_pair_word(x), pair, other, 1);
         cur_ = pair;
         assign(r, as_rv(field(untag(x), op == PrimOp::Car ? 0 : 8)));
         jump(join);
@@ -1055,10 +1103,10 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
     }
     case PrimOp::Cadr: case PrimOp::Cddr: {
         BB second = block();
-        branch(land(ok, is_pair_word(x)), second, other);
+        branch(land(ok, is_pair_word(x)), second, other, 1);
         cur_ = second;
         RV d = keep(as_rv(field(untag(x), 8)));
-        branch(is_pair_word(d), fast, other);
+        branch(is_pair_word(d), fast, other, 1);
         cur_ = fast;
         assign(r, as_rv(field(untag(d), op == PrimOp::Cadr ? 0 : 8)));
         break;
@@ -1067,7 +1115,7 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
         // tagged: +-2; overflow of the word is "not a fixnum"
         RV inrange = op == PrimOp::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(word(uint64_t(INT64_MAX - 2))))
                                         : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(word(uint64_t(INT64_MIN + 2))));
-        branch(land(land(ok, is_fix_word(x)), inrange), fast, other);
+        branch(land(land(ok, is_fix_word(x)), inrange), fast, other, 1);
         cur_ = fast;
         assign(r, bin(op == PrimOp::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2)));
         break;
@@ -1080,7 +1128,7 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
             ? bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, y1, s))
             : bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, y1), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s));
         RV no_ovf = cmp(GCC_JIT_COMPARISON_GE, signed_(ovf_bits), g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, 0));
-        branch(land(land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y))), no_ovf), fast, other);
+        branch(land(land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y))), no_ovf), fast, other, 1);
         cur_ = fast;
         assign(r, s);
         break;
@@ -1116,10 +1164,10 @@ RV Translator::call_global(CallGlobal* m) {
     BB direct = block("call"), tree = block("treecall"), join = block("called"), checks = block();
     // This function calling itself (the usual hot case) needs no further test.
     if (unguarded_) jump(direct);
-    else branch(eq(fnv, self_), direct, checks);
+    else branch(eq(fnv, self_), direct, checks, 1);
     cur_ = checks;
     RV ours = land(is_obj_word(fnv), bin(GCC_JIT_BINARY_OP_LOGICAL_OR, is_native, land(is_closure, not_df), bool_));
-    branch(ours, direct, tree);
+    branch(ours, direct, tree, 1);
 
     cur_ = tree;
     RV tv = fallback(m);
@@ -1131,12 +1179,23 @@ RV Translator::call_global(CallGlobal* m) {
     }
 
     cur_ = direct;
-    int t = push_temp();   // the function, then the arguments: the callee's frame starts at t + 1
-    assign(slot(t), fnv);
+    // The function, then the arguments, go in slots from t: the callee's frame
+    // starts at t + 1. A value must be in its slot (rooted) before anything
+    // that may collect is computed; the rest are stored once all are known,
+    // and a self tail call, which takes them from the locals, stores none.
+    // I->sp covers only the slots stored (temp_ = t + stored): the others
+    // may hold anything, and an argument's own temporaries use them.
+    int t = temp_;
+    max_temp_ = std::max(max_temp_, t + 1 + n);
+    std::vector<RV> vals;
+    int stored = 0;   // fnv and vals[0 .. stored - 2] are in their slots
+    auto store_upto = [&](int k) {
+        for (; stored < k; stored++) assign(slot(t + stored), stored == 0 ? fnv : vals[size_t(stored - 1)]);
+        temp_ = t + stored;
+    };
     for (Node* a : m->args) {
-        RV v = expr(a);          // first: its slot is not covered (nor written) until then
-        int s = push_temp();
-        assign(slot(s), v);
+        if (may_collect(a)) store_upto(int(vals.size()) + 1);
+        vals.push_back(keep(expr(a)));
     }
     RV cbase = add(base_, uint64_t(t + 1) * 8);
     bool own_arity = n == P_->nreq;
@@ -1144,15 +1203,16 @@ RV Translator::call_global(CallGlobal* m) {
         if (own_arity) {
             BB loop = block("selftail"), other = block("tail");
             if (unguarded_) jump(loop);
-            else branch(eq(fnv, self_), loop, other);
+            else branch(eq(fnv, self_), loop, other, 1);
             cur_ = loop;
-            for (int i = 0; i < n; i++) assign(slot(i), as_rv(slot(t + 1 + i)));
-            for (int i = n; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+            for (int i = 0; i < n; i++) set_var(i, vals[size_t(i)]);
+            for (int i = n; i < P_->frame_size; i++) set_var(i, word(NIL));
             temp_ = t;
             poll();
             jump(top_check_ && !unguarded_ ? top_check_ : top_);
             cur_ = other;
         }
+        store_upto(n + 1);
         BB closure_tail = block("tail"), native_tail = block("tailbuiltin");
         branch(is_closure, closure_tail, native_tail);
         cur_ = closure_tail;
@@ -1183,12 +1243,12 @@ RV Translator::call_global(CallGlobal* m) {
         temp_ = t;
         return word(NIL);   // what follows a tail call is unreachable
     }
-    temp_ = t + 1 + n;
+    store_upto(n + 1);
     set_sp();   // I->sp = cbase + n, as invoke expects
     RV site = ptr_word(&m->pos);
     BB self_call = block("self"), compiled = block("compiled"), generic = block("generic"), check = block();
     if (own_arity && unguarded_) jump(self_call);
-    else if (own_arity) branch(eq(fnv, self_), self_call, check);
+    else if (own_arity) branch(eq(fnv, self_), self_call, check, 1);
     else jump(check);
     cur_ = self_call;
     if (own_arity) {
@@ -1243,7 +1303,7 @@ void Translator::call_native(RV fnv, RV cbase, int n, RV site, LV r, BB join, BB
     LV cc = interp(offsetof(Interp, current_call));
     RV prev;
     RV addr = link_call(native_call_, cbase, site, &prev);
-    branch(cmp(GCC_JIT_COMPARISON_LT, addr, as_rv(interp(offsetof(Interp, cstack_limit)))), deep, run);
+    branch(cmp(GCC_JIT_COMPARISON_LT, addr, as_rv(interp(offsetof(Interp, cstack_limit)))), deep, run, -1);
     cur_ = deep;
     assign(cc, prev);
     eval(call(fnaddr(h_stack_overflow), {I_v_}));   // throws
@@ -1305,6 +1365,8 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     site_ = g_.gcc_jit_param_as_rvalue(ps[2]);
     resume_ = full ? g_.gcc_jit_param_as_rvalue(ps[3]) : nullptr;
     frame_ = local(frame_t_, "frame");
+    vars_.clear();
+    for (int i = 0; i < P_->frame_size; i++) vars_.push_back(local(u64_, "var"));
     native_call_ = nullptr;
     frame_addr_ = g_.gcc_jit_context_new_bitcast(cx_, nullptr, g_.gcc_jit_lvalue_get_address(frame_, nullptr), u64_);
     entry_of_.clear();
@@ -1321,7 +1383,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     RV too_deep = bin(GCC_JIT_BINARY_OP_LOGICAL_OR,
                       cmp(GCC_JIT_COMPARISON_GT, d, as_rv(interp(offsetof(Interp, max_depth), i32_))),
                       cmp(GCC_JIT_COMPARISON_LT, call_addr, as_rv(interp(offsetof(Interp, cstack_limit)))), bool_);
-    branch(too_deep, over, fine);
+    branch(too_deep, over, fine, -1);
     cur_ = over;
     eval(call(fnaddr(h_call_overflow), {I_v_, call_addr}));   // throws
     end_return(word(NIL));
@@ -1360,7 +1422,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
         ret(expr(P_->body));
         unguarded_ = false;
         cur_ = top_check_;
-        branch(assumptions_hold(), top_, guarded_top);
+        branch(assumptions_hold(), top_, guarded_top, 1);
         top_ = guarded_top;
         entry_of_ = std::move(entries);
     }
@@ -1378,12 +1440,13 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     cur_ = stack_check;
     BB overflow = block("overflow"), fits = block();
     RV end = add(base_, uint64_t(max_temp_ + 1) * 8);
-    branch(cmp(GCC_JIT_COMPARISON_GT, end, as_rv(interp(offsetof(Interp, stack_hi)))), overflow, fits);
+    branch(cmp(GCC_JIT_COMPARISON_GT, end, as_rv(interp(offsetof(Interp, stack_hi)))), overflow, fits, -1);
     cur_ = overflow;
     eval(call(fnaddr(h_stack_overflow), {I_v_}));   // throws
     ret(word(NIL));
     cur_ = fits;
-    for (int i = P_->nreq; i < P_->frame_size; i++) assign(slot(i), word(NIL));
+    for (int i = 0; i < P_->nreq; i++) assign(vars_[size_t(i)], as_rv(slot(i)));
+    for (int i = P_->nreq; i < P_->frame_size; i++) set_var(i, word(NIL));
     BB after_prologue = cur_;
 
     // The epilogue. Entered from the tree (no site), a tail call goes back to
@@ -1441,6 +1504,7 @@ gcc_jit_result* Translator::translate(int* refused) {
             return nullptr;
         }
     cx_ = g_.gcc_jit_context_acquire();
+    expect_fn_ = nullptr;
     if (!cx_) {
         error = "gcc_jit_context_acquire failed";
         return nullptr;

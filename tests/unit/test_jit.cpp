@@ -505,3 +505,33 @@ TEST_CASE("jit: a closed loop runs without guards only while its builtins and it
     again.same("(build 3)");
     CHECK(evs(again.I, "(build 2)") == "(c 1 (c 2 nil))");
 }
+
+TEST_CASE("jit: variables held in locals are read again after a tree node sets them; arguments stay rooted") {
+    TwoTiers both;
+    Interp& I = both.I;
+    if (!have_jit(I)) return;
+    // The compiled code reads variables from locals (vars_ in jit.cpp), not
+    // from their slots. catch stays a tree node, and its setq writes the
+    // slots: the compiled code after it must see the new values.
+    both.define({
+        "(defun set-in-tree (n) (let ((x 0) (y n)) (catch 'k (setq x (+ n 1)) (setq n 7)) (list x y n)))",
+        "(defun set-then-loop (l) (let ((s 0)) (catch 'k (setq l (cdr l))) (while l (setq s (+ s (car l))) (setq l (cdr l))) s))",
+        // Arguments are stored in their slots only before something that may
+        // collect (here the second list): under GC torture a lost root shows.
+        "(defun pair-of (a b) (list a b))",
+        "(defun lists (n) (pair-of (list n 1) (pair-of (list n 2) (list n 3))))",
+        // Self tail calls take their arguments from locals (a closed loop
+        // and a consing loop).
+        "(defun last-of (l) (if (cdr l) (last-of (cdr l)) (car l)))",
+        "(defun count-to (i n acc) (if (= i n) acc (count-to (1+ i) n (cons (list i) acc))))",
+    });
+    const char* exprs[] = {
+        "(set-in-tree 4)", "(set-then-loop '(100 1 2 3))", "(lists 5)",
+        "(last-of '(1 2 3 4))", "(count-to 0 6 nil)",
+    };
+    for (const char* x : exprs) both.same(x);
+    CHECK(evs(I, "(set-in-tree 4)") == "(5 4 7)");
+    CHECK(evs(I, "(set-then-loop '(100 1 2 3))") == "6");
+    for (const char* f : {"set-in-tree", "set-then-loop", "lists", "last-of", "count-to"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+}
