@@ -1,4 +1,4 @@
-// heap.cpp — pages, free lists, marking and sweeping. See heap.h for the design.
+// heap.cpp — pages, allocation runs, marking and sweeping. See heap.h for the design.
 #include "heap.h"
 
 #include "compiler.h"
@@ -26,6 +26,26 @@ static_assert(BITMAP_BYTES * 8 >= CONS_SLOTS && CONS_SLOTS % 64 == 0 && QUAD_SLO
 // What freed cells hold in torture mode beyond their free-list link: an
 // immediate that no code accepts as any kind of value.
 constexpr Value POISON{0xDEADBEEFDEADBEE4ULL};
+
+// Where the cells of each size are on their pages.
+template <class Cell> struct Layout;
+template <> struct Layout<Cons> {
+    static constexpr size_t first = CONS_FIRST, slots = CONS_SLOTS;
+};
+template <> struct Layout<Quad> {
+    static constexpr size_t first = QUAD_FIRST, slots = QUAD_SLOTS;
+};
+
+// Clear a page's mark bits before marking. The slots under the bitmap are
+// not cells: their bits stay set, so that the allocator never hands them out.
+template <class Cell>
+void clear_marks(void* page) {
+    auto* bits = static_cast<uint64_t*>(page);
+    std::memset(bits, 0, BITMAP_BYTES);
+    constexpr size_t first = Layout<Cell>::first;
+    static_assert(first < 64);
+    bits[0] = (uint64_t(1) << first) - 1;
+}
 
 inline uint64_t* page_bits(uint64_t addr) {
     return reinterpret_cast<uint64_t*>(addr & ~uint64_t(PAGE_BYTES - 1));
@@ -156,48 +176,74 @@ void Heap::free_object(Obj* o) {
     }
 }
 
-// One pass over the pages of one cell size: the unmarked cells, in address
-// order, become the free list, and the mark bits are cleared. A free cell's
-// car links to the next, tagged as a cell, so a stray trace of a free cell is
-// harmless; its other fields hold `fill` (nil, or POISON under torture).
-// The bitmap is read a word (64 cells) at a time, and only the free cells are
-// visited. Returns the number of live cells.
+// After marking, the set bits of a space are its live cells (and the slots
+// under the bitmaps); the clear ones are free, and allocation starts again
+// from the first page. Nothing is written to the free cells (no free list),
+// except under torture, where they are poisoned: a value some C++ code forgot
+// to root then holds an immediate that nothing accepts. Returns the number
+// of live cells.
 template <class Cell>
-size_t sweep_pages(const std::vector<void*>& pages, size_t first, size_t slots, uint64_t tag, Value fill,
-                   Cell** free_head, size_t* free_count) {
-    Cell* head = nullptr;
-    Value* last_link = nullptr;   // the car of the last free cell found
-    size_t nfree = 0, live = 0;
-    for (void* p : pages) {
+size_t Heap::finish_marking(Space<Cell>& sp) {
+    constexpr size_t first = Layout<Cell>::first, slots = Layout<Cell>::slots;
+    size_t live = 0;
+    for (void* p : sp.pages) {
         auto* bits = static_cast<uint64_t*>(p);
-        auto* cells = static_cast<Cell*>(p);
         for (size_t w = 0; w < slots / 64; w++) {
-            uint64_t used = bits[w];
-            live += size_t(__builtin_popcountll(used));
-            if (w * 64 < first)   // the slots under the bitmap are not cells
-                used |= first - w * 64 >= 64 ? ~uint64_t(0) : (uint64_t(1) << (first - w * 64)) - 1;
-            for (uint64_t free = ~used; free; free &= free - 1) {
-                Cell* c = &cells[w * 64 + size_t(__builtin_ctzll(free))];
-                if (last_link) *last_link = Value(reinterpret_cast<uint64_t>(c) | tag);
-                else head = c;
-                last_link = &c->car;
-                c->cdr = fill;
-                if constexpr (std::is_same_v<Cell, Quad>) c->cbr = c->ccr = fill;
-                nfree++;
+            live += size_t(__builtin_popcountll(bits[w]));
+            if (!torture_) continue;
+            for (uint64_t free = ~bits[w]; free; free &= free - 1) {
+                Cell* c = &static_cast<Cell*>(p)[w * 64 + size_t(__builtin_ctzll(free))];
+                c->car = c->cdr = POISON;
+                if constexpr (std::is_same_v<Cell, Quad>) c->cbr = c->ccr = POISON;
             }
         }
-        std::memset(bits, 0, BITMAP_BYTES);
+        live -= first;
     }
-    if (last_link) *last_link = NIL;
-    *free_head = head;
-    *free_count = nfree;
+    sp.free_cells = sp.pages.size() * (slots - first) - live;
+    sp.next = sp.end = nullptr;
+    sp.page = 0;
+    sp.bit = 0;
     return live;
 }
 
+// The next run of free cells from the space's position on, as the run to
+// allocate from (counted as handed out: since_gc_); false at the last page's end.
+template <class Cell>
+bool Heap::next_run(Space<Cell>& sp) {
+    constexpr size_t words = Layout<Cell>::slots / 64;
+    for (; sp.page < sp.pages.size(); sp.page++, sp.bit = 0) {
+        auto* bits = static_cast<uint64_t*>(sp.pages[sp.page]);
+        for (size_t w = sp.bit / 64; w < words; w++) {
+            uint64_t free = ~bits[w];
+            if (w == sp.bit / 64) free &= ~uint64_t(0) << (sp.bit % 64);
+            if (!free) continue;
+            size_t start = w * 64 + size_t(__builtin_ctzll(free));
+            // The run ends at the next set bit, in this word or a later one.
+            uint64_t used = bits[w] & (~uint64_t(0) << (start % 64));
+            size_t end;
+            if (used) {
+                end = w * 64 + size_t(__builtin_ctzll(used));
+            } else {
+                size_t v = w + 1;
+                while (v < words && bits[v] == 0) v++;
+                end = v < words ? v * 64 + size_t(__builtin_ctzll(bits[v])) : words * 64;
+            }
+            sp.bit = end;
+            auto* cells = static_cast<Cell*>(sp.pages[sp.page]);
+            sp.next = cells + start;
+            sp.end = cells + end;
+            size_t bytes = (end - start) * sizeof(Cell);
+            since_gc_ += bytes;
+            stats_.allocated_bytes += bytes;
+            return true;
+        }
+    }
+    return false;
+}
+
 void Heap::sweep() {
-    Value fill = torture_ ? POISON : NIL;
-    size_t live_cells = sweep_pages(cons_pages_, CONS_FIRST, CONS_SLOTS, TAG_CONS, fill, &cons_free_, &cons_free_count_);
-    size_t live_quads = sweep_pages(quad_pages_, QUAD_FIRST, QUAD_SLOTS, TAG_QUAD, fill, &quad_free_, &quad_free_count_);
+    size_t live_cells = finish_marking(cons_);
+    size_t live_quads = finish_marking(quad_);
     size_t live = live_cells * sizeof(Cons) + live_quads * sizeof(Quad);
     live_cells += live_quads;
 
@@ -216,8 +262,16 @@ void Heap::sweep() {
     live += objs_bytes;
     stats_.live_bytes = live;
     stats_.live_cells = live_cells;
-    stats_.heap_bytes = (cons_pages_.size() + quad_pages_.size()) * PAGE_BYTES + objs_bytes;
+    stats_.heap_bytes = (cons_.pages.size() + quad_.pages.size()) * PAGE_BYTES + objs_bytes;
 }
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+size_t Heap::cons_run_offset() {
+    static_assert(offsetof(Space<Cons>, end) == offsetof(Space<Cons>, next) + sizeof(Cons*));
+    return offsetof(Heap, cons_) + offsetof(Space<Cons>, next);
+}
+#pragma GCC diagnostic pop
 
 // ---- collection ------------------------------------------------------------------
 
@@ -227,9 +281,24 @@ bool Heap::maybe_collect_with(Value e1, Value e2, Obj* eo) {
     if (collecting_ || inhibit > 0) return false;
     collecting_ = true;
     uint64_t t0 = now_ns();
-    {
+    for (void* p : cons_.pages) clear_marks<Cons>(p);
+    for (void* p : quad_.pages) clear_marks<Quad>(p);
+    try {
         Tracer t(*this);
         mark_from_roots(t, e1, e2, eo);
+    } catch (...) {
+        // (Out of memory for the mark stack.) The bitmaps are half made: set
+        // every bit, so that no cell is handed out before a collection that
+        // completes (allocation adds pages meanwhile); objects stay.
+        for (auto* pages : {&cons_.pages, &quad_.pages})
+            for (void* p : *pages) std::memset(p, 0xff, BITMAP_BYTES);
+        cons_.next = cons_.end = nullptr;
+        quad_.next = quad_.end = nullptr;
+        cons_.page = cons_.pages.size();
+        quad_.page = quad_.pages.size();
+        for (Obj* o = objects_; o; o = o->next) o->marked = false;
+        collecting_ = false;
+        throw;
     }
     if (eo) eo->marked = false;   // it is linked by the caller after this
     sweep();
@@ -256,79 +325,54 @@ void Heap::check_limit(size_t wanted) {
                  std::to_string(limit_ >> 20) + " MiB");
 }
 
-void Heap::add_page(bool is_quad_page) {
+// A new page: all free, and the space's last, so the allocator reaches it
+// after every run before it.
+template <class Cell>
+void Heap::add_page(Space<Cell>& sp) {
     check_limit(PAGE_BYTES);
     void* p = std::aligned_alloc(PAGE_BYTES, PAGE_BYTES);
     if (!p) I_.error("heap exhausted: out of memory");
-    std::memset(p, 0, BITMAP_BYTES);
+    clear_marks<Cell>(p);
     stats_.heap_bytes += PAGE_BYTES;
-    if (!is_quad_page) {
-        cons_pages_.push_back(p);
-        auto* slots = static_cast<Cons*>(p);
-        Cons* head = cons_free_;
-        for (size_t i = CONS_SLOTS; i-- > CONS_FIRST;) {
-            slots[i].car = head ? Value(reinterpret_cast<uint64_t>(head) | TAG_CONS) : NIL;
-            slots[i].cdr = NIL;
-            head = &slots[i];
-        }
-        cons_free_ = head;
-        cons_free_count_ += CONS_SLOTS - CONS_FIRST;
-    } else {
-        quad_pages_.push_back(p);
-        auto* slots = static_cast<Quad*>(p);
-        Quad* head = quad_free_;
-        for (size_t i = QUAD_SLOTS; i-- > QUAD_FIRST;) {
-            slots[i].car = head ? Value(reinterpret_cast<uint64_t>(head) | TAG_QUAD) : NIL;
-            slots[i].cdr = slots[i].cbr = slots[i].ccr = NIL;
-            head = &slots[i];
-        }
-        quad_free_ = head;
-        quad_free_count_ += QUAD_SLOTS - QUAD_FIRST;
+    sp.pages.push_back(p);
+    sp.free_cells += Layout<Cell>::slots - Layout<Cell>::first;
+}
+
+// The run is used up (or torture): the next one, after a collection if one
+// is due, or on a new page. e1 and e2 are kept alive through a collection.
+template <class Cell>
+void Heap::refill(Space<Cell>& sp, Value e1, Value e2) {
+    constexpr size_t page_cells = Layout<Cell>::slots - Layout<Cell>::first;
+    if (torture_ || collection_due()) {
+        maybe_collect_with(e1, e2);
+        // Too little came back: grow rather than collect again soon.
+        if (!torture_ && sp.free_cells < page_cells / 8) add_page(sp);
     }
+    if (next_run(sp)) return;
+    add_page(sp);   // may collect (check_limit): then the search starts again at the first page
+    if (!next_run(sp)) I_.error("heap exhausted: no free cell after adding a page");
 }
 
 Value Heap::cons_slow(Value a, Value d) {
-    if (!cons_free_) {
-        // Everything handed out at the last refill has been used.
-        since_gc_ += cons_free_count_ * sizeof(Cons);
-        stats_.allocated_bytes += cons_free_count_ * sizeof(Cons);
-        cons_free_count_ = 0;
-        if (collection_due()) maybe_collect_with(a, d);
-        // Too little came back: grow rather than collect again soon.
-        if (!torture_ && cons_free_count_ < (CONS_SLOTS - CONS_FIRST) / 8) add_page(false);
-    } else if (torture_) {
-        maybe_collect_with(a, d);
-    }
-    if (!cons_free_) add_page(false);
-    Cons* c = cons_free_;
-    cons_free_ = reinterpret_cast<Cons*>(c->car.raw & ~TAG_MASK);
-    if (torture_) { cons_free_count_--; since_gc_ += sizeof(Cons); }
+    refill(cons_, a, d);
+    Cons* c = cons_.next++;
+    if (torture_) cons_.end = cons_.next;   // the next cons collects again
     c->car = a;
     c->cdr = d;
     return Value(reinterpret_cast<uint64_t>(c) | TAG_CONS);
 }
 
 Value Heap::quad(Value a, Value b, Value c, Value d) {
-    if (!quad_free_ || torture_) {
-        if (!quad_free_) {
-            since_gc_ += quad_free_count_ * sizeof(Quad);
-            stats_.allocated_bytes += quad_free_count_ * sizeof(Quad);
-            quad_free_count_ = 0;
-        }
-        if (collection_due()) {
-            // Four values to protect: keep two in temp roots.
-            I_.temp_roots.push_back(b);
-            I_.temp_roots.push_back(c);
-            try { maybe_collect_with(a, d); } catch (...) { I_.temp_roots.resize(I_.temp_roots.size() - 2); throw; }
-            c = I_.temp_roots.back(); I_.temp_roots.pop_back();
-            b = I_.temp_roots.back(); I_.temp_roots.pop_back();
-        }
-        if (!torture_ && quad_free_count_ < (QUAD_SLOTS - QUAD_FIRST) / 8) add_page(true);
-        if (!quad_free_) add_page(true);
+    if (quad_.next == quad_.end) {
+        // Four values to protect: keep two in temp roots.
+        I_.temp_roots.push_back(b);
+        I_.temp_roots.push_back(c);
+        try { refill(quad_, a, d); } catch (...) { I_.temp_roots.resize(I_.temp_roots.size() - 2); throw; }
+        c = I_.temp_roots.back(); I_.temp_roots.pop_back();
+        b = I_.temp_roots.back(); I_.temp_roots.pop_back();
     }
-    Quad* q = quad_free_;
-    quad_free_ = reinterpret_cast<Quad*>(q->car.raw & ~TAG_MASK);
-    if (torture_) { quad_free_count_--; since_gc_ += sizeof(Quad); }
+    Quad* q = quad_.next++;
+    if (torture_) quad_.end = quad_.next;
     q->car = a;
     q->cdr = d;
     q->cbr = b;
@@ -407,8 +451,8 @@ Heap::~Heap() {
         objects_ = o->next;
         free_object(o);
     }
-    for (void* p : cons_pages_) std::free(p);
-    for (void* p : quad_pages_) std::free(p);
+    for (void* p : cons_.pages) std::free(p);
+    for (void* p : quad_.pages) std::free(p);
     for (void* p : closure_chunks_) ::operator delete(p);
 }
 

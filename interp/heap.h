@@ -2,10 +2,14 @@
 //
 // Cons and quad cells live on 64 KiB pages of equal-sized slots, with the
 // mark bits in a bitmap at the start of each page (found from a cell's address
-// by masking), and free slots threaded into a free list: allocating a cons is
-// popping that list. Objects with a header are allocated with new and threaded
-// onto one list. Nothing ever moves, so C++ code that keeps a Value alive only
-// has to make it reachable (see Root in interp.h), never update it.
+// by masking). A collection leaves the bits of the cells it found live set,
+// and the allocator hands out the runs of clear bits in address order: a
+// cons is a pointer bump within a run (no free list to build, no link to
+// load), and the allocator moves to the next run, page by page, when one is
+// used up. Marking starts by clearing the bitmaps. Objects with a header are
+// allocated with new and threaded onto one list. Nothing ever moves, so C++
+// code that keeps a Value alive only has to make it reachable (see Root in
+// interp.h), never update it.
 //
 // A collection marks from the interpreter's roots with an explicit stack (no
 // recursion, so a million-element list or a 100,000-deep nesting is no
@@ -63,15 +67,19 @@ public:
     Heap(const Heap&) = delete;
     Heap& operator=(const Heap&) = delete;
 
+    // (Under torture a run is one cell long: every cons takes the slow way.)
     Value cons(Value a, Value d) {
-        Cons* c = cons_free_;
-        if (!c || torture_) [[unlikely]] return cons_slow(a, d);
-        cons_free_ = reinterpret_cast<Cons*>(c->car.raw & ~TAG_MASK);   // free link
+        Cons* c = cons_.next;
+        if (c == cons_.end) [[unlikely]] return cons_slow(a, d);
+        cons_.next = c + 1;
         c->car = a;
         c->cdr = d;
         return Value(reinterpret_cast<uint64_t>(c) | TAG_CONS);
     }
     Value quad(Value a, Value b, Value c, Value d);   // car, cbr, ccr, cdr
+    // Where the current cons run's next and end pointers are in a Heap (the
+    // JIT inlines cons's fast path).
+    static size_t cons_run_offset();
     // Every headered object, newest first (the JIT looks for warm functions).
     template <class F>
     void for_each_object(F f) const {
@@ -105,7 +113,10 @@ public:
     const GcStats& stats() const { return stats_; }
     void set_limit(size_t bytes) { limit_ = bytes; }
     size_t limit() const { return limit_; }
-    void set_torture(bool on) { torture_ = on; }
+    void set_torture(bool on) {
+        torture_ = on;
+        if (on) cons_.end = cons_.next, quad_.end = quad_.next;   // from the next cell on
+    }
     bool torture() const { return torture_; }
 
     // Temporarily disable collection (used while a collection could see a
@@ -119,7 +130,11 @@ private:
     void adopt(Obj* o, size_t bytes);
     bool maybe_collect_with(Value extra1, Value extra2 = NIL, Obj* extra_obj = nullptr);   // false: not now
     bool collection_due() const { return torture_ || since_gc_ + stats_.live_bytes > next_gc_; }
-    void add_page(bool quad);
+    template <class Cell> struct Space;
+    template <class Cell> bool next_run(Space<Cell>& sp);
+    template <class Cell> void add_page(Space<Cell>& sp);
+    template <class Cell> size_t finish_marking(Space<Cell>& sp);
+    template <class Cell> void refill(Space<Cell>& sp, Value e1, Value e2);
     void mark_from_roots(Tracer& t, Value e1, Value e2, Obj* eo);
     void trace_children(Tracer& t, Value v);
     void sweep();
@@ -139,10 +154,20 @@ private:
     void free_closure(Closure* c);
 
     Interp& I_;
-    Cons* cons_free_ = nullptr;
-    Quad* quad_free_ = nullptr;
-    size_t cons_free_count_ = 0, quad_free_count_ = 0;
-    std::vector<void*> cons_pages_, quad_pages_;
+    // The pages of one cell size, and where allocation is in them: the run
+    // [next, end) is free; the next run is searched from bit `bit` of page
+    // `page` (bits below it were searched, or handed out, since the last
+    // collection).
+    template <class Cell>
+    struct Space {
+        Cell* next = nullptr;
+        Cell* end = nullptr;
+        std::vector<void*> pages;
+        size_t page = 0, bit = 0;
+        size_t free_cells = 0;   // clear bits after the last collection (or page added)
+    };
+    Space<Cons> cons_;
+    Space<Quad> quad_;
     Obj* objects_ = nullptr;
     size_t since_gc_ = 0;         // bytes handed out since the last collection
     size_t next_gc_ = 8u << 20;   // collect when live + since_gc_ exceeds this

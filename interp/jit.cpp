@@ -1081,12 +1081,27 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
     // Each case branches to `fast` (where it computes r) or to `other` (the builtin).
     LV r = local(u64_);
     switch (op) {
-    case PrimOp::Cons:
+    case PrimOp::Cons: {
+        // Heap::cons's fast path: the next cell of the current run; at the
+        // run's end, the heap (which may collect: x and y are kept alive).
+        BB bump = block("bump"), refill = block("refill");
         branch(ok, fast, other, 1);
         cur_ = fast;
+        size_t run = offsetof(Interp, heap) + Heap::cons_run_offset();
+        LV next = interp(run);
+        RV c = keep(as_rv(next));
+        branch(ne(c, as_rv(interp(run + 8))), bump, refill, 1);
+        cur_ = bump;
+        assign(next, add(c, sizeof(Cons)));
+        assign(mem(c, 0), x);
+        assign(mem(c, 8), y);
+        assign(r, bin(GCC_JIT_BINARY_OP_BITWISE_OR, c, word(TAG_CONS)));
+        jump(join);
+        cur_ = refill;
         set_sp();
         assign(r, call(fnaddr(h_cons), {I_v_, x, y}));
         break;
+    }
     case PrimOp::Car: case PrimOp::Cdr: {   // a pair's field, or nil of nil
         BB builtin = block(), pair_test = block(), pair = block("pair");
         branch(ok, builtin, other, 1);
