@@ -18,7 +18,9 @@
 //   otherwise tail-calls the whole call, entry_full(I, base, site, resume),
 //   which goes on after its prologue where the tests left it. A body that
 //   is a closed loop (closed_loop) is translated twice, the second time
-//   without the guards of its builtins and self calls.
+//   without the guards of its builtins and self calls; if its self tail
+//   calls take pure arguments ((cdr x), (1- n) ...), the prefix runs the
+//   whole loop, with no frame, and hands over only when something fails.
 //
 // The rules the compiled code keeps, so that nothing observable changes:
 // - Values that must survive a possible collection live in value-stack
@@ -28,7 +30,9 @@
 //   stack. Before anything that may collect or call back (a helper, a
 //   callee, a tree node), I->sp is set just above the live slots. The
 //   collector does not move objects, so a value in a register stays valid
-//   as long as a slot holds it too.
+//   as long as a slot holds it too: variables are read from locals that
+//   copy their slots (vars_), and a call's arguments are stored in their
+//   slots only when something after them may collect.
 // - Every inline fast path is guarded as in prims.cpp (the symbol still holds
 //   the builtin, the operands are fixnums or pairs, no overflow); anything
 //   else calls the same slow path the tree uses, with the same results and
@@ -555,6 +559,16 @@ private:
     BB leaf_full_ = nullptr;
     bool pure_operand(Node* n);
     RV pure_value(Node* n);
+    // A closed loop's prefix loops itself (see leaf_prefix): its arguments
+    // are then locals, written back to the slots when it hands over.
+    bool closed_ = false;
+    bool loop_prefix_ = false;
+    std::vector<LV> pv_;
+    BB prefix_head_ = nullptr;
+    bool self_tail_pure(Node* n);
+    RV arg_value(int i) { return loop_prefix_ ? as_rv(pv_.at(size_t(i))) : as_rv(slot(i)); }
+    void cxr(PrimOp op, RV x, LV r, BB fail);
+    std::pair<RV, RV> arith(PrimOp op, RV x, RV y);
     bool leaf_test(Node* n);
     bool leaf_or_part(Node* n);
     bool has_leaf(Node* n);
@@ -716,14 +730,49 @@ RV Translator::assumptions_hold() {
 // (a leaf at the limit goes the full way and fails); a leaf call does not poll
 // (the caller's call polled, and so will the next) and is not counted by a
 // step limit, which counts polls.
+// An argument, a constant, or car, cdr, cadr, cddr, 1+, 1-, +, - of such:
+// what the prefix computes on its fast paths (a failed guard: the full call).
 bool Translator::pure_operand(Node* n) {
     if (dynamic_cast<ConstNode*>(n)) return true;
-    auto* l = dynamic_cast<LocalRef*>(n);
-    return l && l->fn == LocalRef::plain && l->slot < P_->nreq;   // an argument (let slots are not set yet)
+    if (auto* l = dynamic_cast<LocalRef*>(n))
+        return l->fn == LocalRef::plain && l->slot < P_->nreq;   // an argument (let slots are not set yet)
+    auto* m = dynamic_cast<PrimNode*>(n);
+    if (!m) return false;
+    switch (m->op) {
+    case PrimOp::Car: case PrimOp::Cdr: case PrimOp::Cadr: case PrimOp::Cddr:
+    case PrimOp::Add1: case PrimOp::Sub1: return pure_operand(m->a);
+    case PrimOp::Add: case PrimOp::Sub: return pure_operand(m->a) && pure_operand(m->b);
+    default: return false;
+    }
 }
 RV Translator::pure_value(Node* n) {
     if (auto* c = dynamic_cast<ConstNode*>(n)) return word(c->v);
-    return as_rv(slot(static_cast<LocalRef*>(n)->slot));
+    if (auto* l = dynamic_cast<LocalRef*>(n)) return arg_value(l->slot);
+    auto* m = static_cast<PrimNode*>(n);
+    RV x = keep(pure_value(m->a));
+    RV y = m->b ? keep(pure_value(m->b)) : word(NIL);
+    BB go = block();
+    branch(builtin_ok(m->sym, m->expect), go, leaf_full_, 1);
+    cur_ = go;
+    if (m->op == PrimOp::Add1 || m->op == PrimOp::Sub1 || m->op == PrimOp::Add || m->op == PrimOp::Sub) {
+        auto [guard, v] = arith(m->op, x, y);
+        BB fast = block();
+        branch(guard, fast, leaf_full_, 1);
+        cur_ = fast;
+        return v;
+    }
+    LV r = local(u64_);
+    cxr(m->op, x, r, leaf_full_);
+    return as_rv(r);
+}
+// A self tail call the prefix can make itself: a jump to its top with new
+// arguments computed by pure_value.
+bool Translator::self_tail_pure(Node* n) {
+    auto* c = dynamic_cast<CallGlobal*>(n);
+    if (!c || !c->tail || c->sym != self_sym_ || int(c->args.size()) != P_->nreq) return false;
+    for (Node* a : c->args)
+        if (!pure_operand(a)) return false;
+    return true;
 }
 // Can leaf_cond decide n? A predicate on arguments and constants, (not <test>),
 // an and/or of tests, or an argument itself.
@@ -780,6 +829,8 @@ void Translator::resume_at(BB b) {
     size_t k = 0;
     while (k < resumes_.size() && resumes_[k] != b) k++;
     if (k == resumes_.size()) resumes_.push_back(b);
+    if (loop_prefix_)   // the full call reads the arguments from the slots
+        for (size_t i = 0; i < pv_.size(); i++) assign(slot(int(i)), as_rv(pv_[i]));
     RV args[4] = {I_v_, base_, site_, int32(int(k))};
     RV c = g_.gcc_jit_context_new_call(cx_, nullptr, full_fn_, 4, args);
     g_.gcc_jit_rvalue_set_bool_require_tail_call(c, 1);
@@ -800,7 +851,9 @@ void Translator::leaf_cond(Node* n, BB yes, BB no) {
             leaf_cond(m->a, no, yes);
             return;
         }
-        auto [guard, c] = predicate(m, pure_value(m->a), m->b ? pure_value(m->b) : word(NIL));
+        RV x = pure_value(m->a);
+        RV y = m->b ? pure_value(m->b) : word(NIL);
+        auto [guard, c] = predicate(m, x, y);
         branch(guard, go, leaf_full_, 1);
         cur_ = go;
         branch(c, yes, no);
@@ -849,17 +902,61 @@ void Translator::leaf(Node* n) {
             }
         }
     }
+    if (loop_prefix_ && self_tail_pure(n)) {
+        auto* c = static_cast<CallGlobal*>(n);
+        std::vector<RV> v;
+        for (Node* a : c->args) v.push_back(keep(pure_value(a)));
+        for (size_t i = 0; i < v.size(); i++) assign(pv_[i], v[i]);
+        // Poll as a self tail call does; when one is due, the full call
+        // (which polls first) goes on with the new arguments.
+        LV pc = interp(offsetof(Interp, poll_count), g_.gcc_jit_type_get_volatile(i32_));
+        RV left = keep(bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), int32(1), i32_), i32_);
+        assign(pc, left);
+        BB due = block("leafpoll");
+        branch(cmp(GCC_JIT_COMPARISON_LE, left, int32(0)), due, prefix_head_, -1);
+        cur_ = due;
+        resume_at(top_);
+        return;
+    }
     auto it = entry_of_.find(n);
     resume_at(it != entry_of_.end() ? it->second : top_);
 }
-// The prefix itself, from cur_ (the function's first block).
+// The prefix itself, from cur_ (the function's first block). In a closed
+// loop whose self tail calls take pure arguments (shorterp's (cdr x) (cdr y)),
+// the prefix is the whole loop: arguments in locals, the assumptions of the
+// unguarded copy checked once on entry, and a self tail call a jump back to
+// its top, so a call of such a function (takl's mas calls shorterp) makes
+// no frame at all unless something fails or is due. It hands over to the
+// full call with the arguments of the turn it is in, from the top (nothing
+// before was observable: tests, and computations without allocation).
 void Translator::leaf_prefix() {
     BB go = cur_;
+    loop_prefix_ = false;
+    if (closed_)
+        for (auto& owned : P_->nodes)
+            if (self_tail_pure(owned.get())) loop_prefix_ = true;
+    pv_.clear();
     leaf_full_ = block("leaffull");
     cur_ = leaf_full_;
+    if (loop_prefix_)
+        for (int i = 0; i < P_->nreq; i++) pv_.push_back(local(u64_, "arg"));
     resume_at(top_);
     cur_ = go;
+    if (!loop_prefix_) {
+        leaf(P_->body);
+        return;
+    }
+    for (int i = 0; i < P_->nreq; i++) assign(pv_[size_t(i)], as_rv(slot(i)));
+    RV full_self = self_;
+    self_ = as_rv(slot(-1));   // (self_ of the full call is made of its own parameter)
+    prefix_head_ = block("leafloop");
+    branch(assumptions_hold(), prefix_head_, leaf_full_, 1);
+    cur_ = prefix_head_;
+    unguarded_ = true;
     leaf(P_->body);
+    unguarded_ = false;
+    loop_prefix_ = false;
+    self_ = full_self;
 }
 
 RV Translator::expr(Node* n) {
@@ -1024,6 +1121,53 @@ std::pair<RV, RV> Translator::predicate(PrimNode* m, RV x, RV y) {
     }
 }
 
+// The fast path of car, cdr, cadr or cddr of x into r (a pair's field, or
+// nil of nil), else a jump to fail; cur_ is left where r is set.
+void Translator::cxr(PrimOp op, RV x, LV r, BB fail) {
+    BB join = block("cxr");
+    if (op == PrimOp::Car || op == PrimOp::Cdr) {
+        BB pair = block("pair"), other = block(), nil = block();
+        branch(is_pair_word(x), pair, other, 1);
+        cur_ = pair;
+        assign(r, as_rv(field(untag(x), op == PrimOp::Car ? 0 : 8)));
+        jump(join);
+        cur_ = other;
+        branch(eq(x, word(NIL)), nil, fail);
+        cur_ = nil;
+        assign(r, word(NIL));
+        jump(join);
+    } else {
+        BB second = block(), pair = block("pair");
+        branch(is_pair_word(x), second, fail, 1);
+        cur_ = second;
+        RV d = keep(as_rv(field(untag(x), 8)));
+        branch(is_pair_word(d), pair, fail, 1);
+        cur_ = pair;
+        assign(r, as_rv(field(untag(d), op == PrimOp::Cadr ? 0 : 8)));
+        jump(join);
+    }
+    cur_ = join;
+}
+
+// The fast path of 1+, 1-, + or - on x and y: (the operands are fixnums
+// and the result is one, the result).
+std::pair<RV, RV> Translator::arith(PrimOp op, RV x, RV y) {
+    if (op == PrimOp::Add1 || op == PrimOp::Sub1) {
+        // tagged: +-2; overflow of the word is "not a fixnum"
+        RV inrange = op == PrimOp::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(word(uint64_t(INT64_MAX - 2))))
+                                        : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(word(uint64_t(INT64_MIN + 2))));
+        return {land(is_fix_word(x), inrange), bin(op == PrimOp::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2))};
+    }
+    // x + (y-1) or x - (y-1) on the words; overflow by the sign rule
+    RV y1 = bin(GCC_JIT_BINARY_OP_MINUS, y, word(1));
+    RV s = keep(bin(op == PrimOp::Add ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, y1));
+    RV ovf_bits = op == PrimOp::Add
+        ? bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, y1, s))
+        : bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, y1), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s));
+    RV no_ovf = cmp(GCC_JIT_COMPARISON_GE, signed_(ovf_bits), g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, 0));
+    return {land(is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y)), no_ovf), s};
+}
+
 // The operation of a PrimNode: operands left to right, the guarded fast path,
 // else prim_on_values (the builtin itself). A predicate given yes/no branches
 // to them (cond) and returns nothing; slow_value, if given, receives the
@@ -1102,50 +1246,16 @@ RV Translator::prim(PrimNode* m, BB yes, BB no, LV slow_value) {
         assign(r, call(fnaddr(h_cons), {I_v_, x, y}));
         break;
     }
-    case PrimOp::Car: case PrimOp::Cdr: {   // a pair's field, or nil of nil
-        BB builtin = block(), pair_test = block(), pair = block("pair");
-        branch(ok, builtin, other, 1);
-        cur_ = builtin;
-        branch(eq(x, word(NIL)), fast, pair_test);
-        cur_ = pair_test;
-        branch(is_pair_word(x), pair, other, 1);
-        cur_ = pair;
-        assign(r, as_rv(field(untag(x), op == PrimOp::Car ? 0 : 8)));
-        jump(join);
+    case PrimOp::Car: case PrimOp::Cdr: case PrimOp::Cadr: case PrimOp::Cddr:
+        branch(ok, fast, other, 1);
         cur_ = fast;
-        assign(r, word(NIL));
+        cxr(op, x, r, other);
         break;
-    }
-    case PrimOp::Cadr: case PrimOp::Cddr: {
-        BB second = block();
-        branch(land(ok, is_pair_word(x)), second, other, 1);
-        cur_ = second;
-        RV d = keep(as_rv(field(untag(x), 8)));
-        branch(is_pair_word(d), fast, other, 1);
+    case PrimOp::Add1: case PrimOp::Sub1: case PrimOp::Add: case PrimOp::Sub: {
+        auto [guard, v] = arith(op, x, y);
+        branch(land(ok, guard), fast, other, 1);
         cur_ = fast;
-        assign(r, as_rv(field(untag(d), op == PrimOp::Cadr ? 0 : 8)));
-        break;
-    }
-    case PrimOp::Add1: case PrimOp::Sub1: {
-        // tagged: +-2; overflow of the word is "not a fixnum"
-        RV inrange = op == PrimOp::Add1 ? cmp(GCC_JIT_COMPARISON_LE, signed_(x), signed_(word(uint64_t(INT64_MAX - 2))))
-                                        : cmp(GCC_JIT_COMPARISON_GE, signed_(x), signed_(word(uint64_t(INT64_MIN + 2))));
-        branch(land(land(ok, is_fix_word(x)), inrange), fast, other, 1);
-        cur_ = fast;
-        assign(r, bin(op == PrimOp::Add1 ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, word(2)));
-        break;
-    }
-    case PrimOp::Add: case PrimOp::Sub: {
-        // x + (y-1) or x - (y-1) on the words; overflow by the sign rule
-        RV y1 = bin(GCC_JIT_BINARY_OP_MINUS, y, word(1));
-        RV s = keep(bin(op == PrimOp::Add ? GCC_JIT_BINARY_OP_PLUS : GCC_JIT_BINARY_OP_MINUS, x, y1));
-        RV ovf_bits = op == PrimOp::Add
-            ? bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, y1, s))
-            : bin(GCC_JIT_BINARY_OP_BITWISE_AND, bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, y1), bin(GCC_JIT_BINARY_OP_BITWISE_XOR, x, s));
-        RV no_ovf = cmp(GCC_JIT_COMPARISON_GE, signed_(ovf_bits), g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, 0));
-        branch(land(land(ok, is_fix_word(bin(GCC_JIT_BINARY_OP_BITWISE_AND, x, y))), no_ovf), fast, other, 1);
-        cur_ = fast;
-        assign(r, s);
+        assign(r, v);
         break;
     }
     default: throw Refuse{"a primitive without a translation"};
@@ -1419,7 +1529,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     resumes_.push_back(top_);
     cur_ = top_;
     temp_ = max_temp_ = P_->frame_size;
-    bool closed = closed_loop();
+    bool closed = closed_ = closed_loop();
     top_check_ = closed ? block("assume") : nullptr;
     ret(expr(P_->body));
     if (closed) {

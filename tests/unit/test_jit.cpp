@@ -535,3 +535,52 @@ TEST_CASE("jit: variables held in locals are read again after a tree node sets t
     for (const char* f : {"set-in-tree", "set-then-loop", "lists", "last-of", "count-to"})
         CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
 }
+
+TEST_CASE("jit: a closed loop's prefix runs the loop itself, with the tree's values and errors, and is interrupted") {
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
+    if (!have_jit(I)) return;
+    // Closed loops whose self tail calls take pure arguments (cdr, 1-, + ...
+    // of arguments): the entry (leaf_prefix) loops on its own, arguments in
+    // locals, and hands over to the full call, from the top of the turn it
+    // is in, when a guard fails or a poll is due.
+    both.define({
+        "(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))",
+        "(defun walk (l n) (if (null l) n (walk (cdr l) (+ n (car l)))))",
+        "(defun nth-tail (n l) (if (= n 0) l (nth-tail (1- n) (cddr l))))",
+        "(defun count-down (n acc) (if (< n 1) acc (count-down (- n 1) (+ acc 2))))",
+    });
+    const char* exprs[] = {
+        "(list (shorterp '(1 2) '(1 2 3)) (shorterp '(1 2 3) '(1)) (shorterp nil nil) (shorterp '(1 2 3) '(1 2 3)))",
+        "(list (walk '(1 2 3) 0) (walk nil 7) (walk '(4611686018427387903 4611686018427387903) 0))",
+        "(list (nth-tail 2 '(1 2 3 4 5 6)) (nth-tail 0 '(1)) (nth-tail 3 '(1 2 3 4)))",
+        "(list (count-down 10 0) (count-down 0 5) (count-down 3 4611686018427387900))",
+    };
+    for (const char* x : exprs) both.same(x);
+    for (const char* f : {"shorterp", "walk", "nth-tail", "count-down"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    // A guard that fails some turns in: the full call goes on from there and
+    // reports what the tree reports.
+    for (const char* x : {"(shorterp '(1 2 3 . 4) '(1 2 3 4 5 6))", "(walk '(1 2 a 4) 0)", "(nth-tail 2 '(1 2 . 3))",
+                          "(count-down 'a 0)"}) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+    }
+    // A loop that never ends (circular lists) still polls: interrupted.
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        I.interrupt();
+    });
+    bool interrupted = false;
+    try {
+        I.eval_string("(let ((c (list 1 2))) (rplacd (cdr c) c) (shorterp c c))", "<jit>");
+    } catch (Interrupted&) {
+        interrupted = true;
+    }
+    t.join();
+    I.interrupt_flag.store(false);
+    CHECK(interrupted);
+    CHECK(I.depth == 0);
+    both.same("(shorterp '(1) '(1 2))");
+}
