@@ -319,6 +319,7 @@ public:
     gcc_jit_result* translate(int* refused);
     std::string error;
     std::vector<Proto::JitEntry> entries;
+    std::vector<bool> closed;   // per proto: translated with an unguarded copy too (closed_body)
 
 private:
     const GccJit& g_;
@@ -548,6 +549,7 @@ private:
     RV fallback(Node* n);
     RV if_else(Node* cond, Node* then, Node* els);
     void emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit_function* full, gcc_jit_param* const* full_params);
+    void emit_pair(const std::string& fname, gcc_jit_function_kind kind);
     RV int32(int k) { return g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, k); }
     RV prim(PrimNode* m, BB yes = nullptr, BB no = nullptr, LV slow_value = nullptr);
     std::pair<RV, RV> predicate(PrimNode* m, RV x, RV y);
@@ -579,13 +581,17 @@ private:
     void leaf_prefix();
     gcc_jit_function* full_fn_ = nullptr;   // the full call, when the entry is a leaf prefix
 
-    // -- closed loops, run without guards (see emit) --
+    // -- closed bodies, run without guards (see closed_body) --
+    enum class Closed { no, loop, recursion };
+    Closed kind_ = Closed::no;      // P_'s body (closed_body, before emit)
     bool unguarded_ = false;        // translating the version that assumes what assumed_ says
     std::vector<std::pair<Symbol*, Value>> assumed_;   // inlined builtins, and the self call's symbol
     Symbol* self_sym_ = nullptr;    // the symbol every call of the body names (its own)
-    BB top_check_ = nullptr;        // the test of assumed_, then to the right top
-    bool closed_loop();
+    BB top_check_ = nullptr;        // a closed loop: the test of assumed_, then to the right top
+    gcc_jit_function* unguarded_entry_ = nullptr;   // a closed recursion's unguarded pair, while the guarded one is emitted
+    Closed closed_body();
     RV assumptions_hold();
+    void enter_unguarded();
     RV always() { return eq(word(uint64_t(0)), word(uint64_t(0))); }
     bool may_collect(Node* n) { return !(unguarded_ ? cannot_collect_unguarded(n) : cannot_collect(n)); }
     RV value_of(Symbol* sym) { return as_rv(field(ptr_word(sym), offsetof(Symbol, value))); }
@@ -654,22 +660,29 @@ void Translator::cond(Node* n, BB yes, BB no) {
     branch(ne(expr(n), word(NIL)), yes, no);
 }
 
-// ---- closed loops ------------------------------------------------------------------
+// ---- closed bodies -------------------------------------------------------------------
 // A loop such as shorterp's (and y (or (null x) (shorterp (cdr x) (cdr y))))
 // or queens' conflict (a while over car, cdr, =, + ...) tests at every turn
 // that each inlined builtin's symbol still holds the builtin, and that the
-// self call's symbol still holds this function. Only Lisp code can change
-// them, and such a body runs none: its nodes are variables, constants,
-// control (if, and/or, progn, while, prog/go/return, let), inlined builtins
-// (whose slow paths are the builtins themselves: they compute, allocate or
-// fail, and call no Lisp function) and calls of its own symbol with its own
-// arity (which run this same body). So emit translates it twice: guarded, as
-// always, and unguarded, entered at the top when everything assumed holds;
-// a call of a redefined function or builtin goes the guarded way and sees
-// the new definition. Only bodies with a loop (while, go, a self tail call
-// in a body that does not also recurse) are worth the second copy: the test
-// at the top is paid once per call, and GCC's time grows with the code.
-bool Translator::closed_loop() {
+// self call's symbol still holds this function; fib and tak test the same at
+// every call. Only Lisp code can change them, and such a body runs none: its
+// nodes are variables, constants, control (if, and/or, progn, while,
+// prog/go/return, let), inlined builtins (whose slow paths are the builtins
+// themselves: they compute, allocate or fail, and call no Lisp function) and
+// calls of its own symbol with its own arity (which run this same body). So
+// the body is translated twice: guarded, as always, and unguarded, entered
+// when everything assumed holds; a call of a redefined function or builtin
+// goes the guarded way and sees the new definition.
+// - A closed loop (while, go, or a self tail call in a body that does not
+//   also recurse): emit makes both copies in one function, the unguarded one
+//   entered at the top (one test per call, not per turn).
+// - A closed recursion (fib, tak: self calls not in tail position): the
+//   unguarded copy is a function pair of its own whose self calls call
+//   itself, so a whole recursion runs without a guard; the guarded entry
+//   tests the assumptions first and tail-calls it (enter_unguarded): one
+//   test for the outermost call.
+// Other bodies are not worth a second copy: GCC's time grows with the code.
+Translator::Closed Translator::closed_body() {
     assumed_.clear();
     self_sym_ = nullptr;
     bool loop = false, self_tail = false, self_nontail = false;
@@ -681,35 +694,52 @@ bool Translator::closed_loop() {
             dynamic_cast<AndOrNode*>(n))
             continue;
         if (auto* m = dynamic_cast<Bind*>(n)) {
-            if (m->fn != Bind::plain && m->fn != Bind::boxed) return false;
+            if (m->fn != Bind::plain && m->fn != Bind::boxed) return Closed::no;
         } else if (auto* m = dynamic_cast<PrimNode*>(n)) {
             std::pair<Symbol*, Value> a{m->sym, m->expect};
             if (std::find(assumed_.begin(), assumed_.end(), a) == assumed_.end()) assumed_.push_back(a);
         } else if (dynamic_cast<WhileNode*>(n)) {
             loop = true;
         } else if (auto* m = dynamic_cast<ProgNode*>(n)) {
-            if (m->fn != ProgNode::plain) return false;
+            if (m->fn != ProgNode::plain) return Closed::no;
         } else if (auto* m = dynamic_cast<GoNode*>(n)) {
-            if (!m->signal) return false;
+            if (!m->signal) return Closed::no;
             loop = true;
         } else if (auto* m = dynamic_cast<ReturnNode*>(n)) {
-            if (!m->signal) return false;
+            if (!m->signal) return Closed::no;
         } else if (auto* m = dynamic_cast<CallGlobal*>(n)) {
-            if (int(m->args.size()) != P_->nreq || (self_sym_ && m->sym != self_sym_)) return false;
+            if (int(m->args.size()) != P_->nreq || (self_sym_ && m->sym != self_sym_)) return Closed::no;
             self_sym_ = m->sym;
             (m->tail ? self_tail : self_nontail) = true;
         } else {
-            return false;
+            return Closed::no;
         }
     }
     // A self tail call is a loop unless the body also recurses (tak's tail
     // call takes three recursive calls: a tree, not a loop).
-    return loop || (self_tail && !self_nontail);
+    if (self_nontail) return Closed::recursion;
+    return loop || self_tail ? Closed::loop : Closed::no;
 }
 RV Translator::assumptions_hold() {
     RV all = self_sym_ ? eq(value_of(self_sym_), self_) : always();
     for (auto [sym, expect] : assumed_) all = land(all, eq(value_of(sym), word(expect)));
     return all;
+}
+// A closed recursion's guarded entry, first of all: where the assumptions
+// hold, the call is the unguarded pair's (a tail call: no frame here).
+void Translator::enter_unguarded() {
+    if (!unguarded_entry_ || !cur_) return;
+    BB go = block("unguarded"), stay = block("guarded");
+    RV own_self = self_;
+    self_ = as_rv(slot(-1));   // this call's closure (base_ is this function's)
+    branch(assumptions_hold(), go, stay, 1);
+    self_ = own_self;
+    cur_ = go;
+    RV args[3] = {I_v_, base_, site_};
+    RV c = g_.gcc_jit_context_new_call(cx_, nullptr, unguarded_entry_, 3, args);
+    g_.gcc_jit_rvalue_set_bool_require_tail_call(c, 1);
+    end_return(c);
+    cur_ = stay;
 }
 
 // ---- leaf exits ---------------------------------------------------------------------
@@ -950,11 +980,13 @@ void Translator::leaf_prefix() {
     RV full_self = self_;
     self_ = as_rv(slot(-1));   // (self_ of the full call is made of its own parameter)
     prefix_head_ = block("leafloop");
-    branch(assumptions_hold(), prefix_head_, leaf_full_, 1);
+    if (unguarded_) jump(prefix_head_);   // a closed recursion's unguarded pair
+    else branch(assumptions_hold(), prefix_head_, leaf_full_, 1);
     cur_ = prefix_head_;
+    bool was_unguarded = unguarded_;
     unguarded_ = true;
     leaf(P_->body);
-    unguarded_ = false;
+    unguarded_ = was_unguarded;
     loop_prefix_ = false;
     self_ = full_self;
 }
@@ -1471,6 +1503,22 @@ void Translator::funcall_compiled(RV fnv, RV cbase, int n, RV site, LV r, BB joi
     jump(join);
 }
 
+// The function named fname (its entry becomes entry_fn_) and, where the body
+// has a leaf prefix, fname_full behind it; then emit.
+void Translator::emit_pair(const std::string& fname, gcc_jit_function_kind kind) {
+    gcc_jit_param* ep[3];
+    gcc_jit_param* fp[4] = {};
+    const char* pnames[4] = {"I", "base", "site", "resume"};
+    for (int i = 0; i < 3; i++) ep[i] = g_.gcc_jit_context_new_param(cx_, nullptr, u64_, pnames[i]);
+    entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, kind, u64_, fname.c_str(), 3, ep, 0);
+    gcc_jit_function* full = nullptr;
+    if (has_leaf(P_->body)) {
+        for (int i = 0; i < 4; i++) fp[i] = g_.gcc_jit_context_new_param(cx_, nullptr, i < 3 ? u64_ : i32_, pnames[i]);
+        full = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_INTERNAL, u64_, (fname + "_full").c_str(), 4, fp, 0);
+    }
+    emit(entry_fn_, ep, full, fp);
+}
+
 // The compiled function of P_: the call's bookkeeping (what link_call and
 // enter_simple do in eval.cpp), the body, then the undoing (see the top of
 // the file).
@@ -1497,6 +1545,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     entry_of_.clear();
     resumes_.clear();
     cur_ = block("prologue");
+    if (!full) enter_unguarded();
     // Link the ActiveCall, count depth, check the C stack, poll.
     LV call_rec = local(call_t_, "call");
     LV cc = interp(offsetof(Interp, current_call));
@@ -1529,7 +1578,10 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
     resumes_.push_back(top_);
     cur_ = top_;
     temp_ = max_temp_ = P_->frame_size;
-    bool closed = closed_ = closed_loop();
+    // A closed loop is translated twice here; a closed recursion's unguarded
+    // pair is emitted on its own (translate), its prefix may loop (closed_).
+    bool closed = kind_ == Closed::loop;
+    closed_ = closed || (kind_ == Closed::recursion && unguarded_);
     top_check_ = closed ? block("assume") : nullptr;
     ret(expr(P_->body));
     if (closed) {
@@ -1602,6 +1654,7 @@ void Translator::emit(gcc_jit_function* f, gcc_jit_param* const* params, gcc_jit
         base_ = g_.gcc_jit_param_as_rvalue(params[1]);
         site_ = g_.gcc_jit_param_as_rvalue(params[2]);
         cur_ = block("entry");
+        enter_unguarded();
         leaf_prefix();
         fn_ = full;
         I_v_ = full_args[0], base_ = full_args[1], site_ = full_args[2];
@@ -1690,23 +1743,21 @@ gcc_jit_result* Translator::translate(int* refused) {
 
     for (size_t k = 0; k < batch_.size(); k++) {
         P_ = batch_[k];
-        gcc_jit_param* ep[3] = {g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "I"),
-                                g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "base"),
-                                g_.gcc_jit_context_new_param(cx_, nullptr, u64_, "site")};
         // Named after the function, so that perf and callgrind say which it is.
         std::string fname = "lipq_" + std::to_string(k) + "_";
         for (char c : P_->name) fname += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
         fnames_.push_back(fname);
-        entry_fn_ = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_EXPORTED, u64_, fname.c_str(), 3, ep, 0);
-        gcc_jit_function* full = nullptr;
-        gcc_jit_param* fp[4] = {};
-        if (has_leaf(P_->body)) {
-            for (int i = 0; i < 3; i++) fp[i] = g_.gcc_jit_context_new_param(cx_, nullptr, u64_, i == 0 ? "I" : i == 1 ? "base" : "site");
-            fp[3] = g_.gcc_jit_context_new_param(cx_, nullptr, i32_, "resume");
-            full = g_.gcc_jit_context_new_function(cx_, nullptr, GCC_JIT_FUNCTION_INTERNAL, u64_, (fname + "_full").c_str(), 4, fp, 0);
-        }
         try {
-            emit(entry_fn_, ep, full, fp);
+            kind_ = closed_body();
+            closed.push_back(kind_ != Closed::no);
+            unguarded_entry_ = nullptr;
+            if (kind_ == Closed::recursion) {   // the unguarded pair first: its self calls call it
+                unguarded_ = true;
+                emit_pair(fname + "_unguarded", GCC_JIT_FUNCTION_INTERNAL);
+                unguarded_ = false;
+                unguarded_entry_ = entry_fn_;
+            }
+            emit_pair(fname, GCC_JIT_FUNCTION_EXPORTED);
         } catch (Refuse& r) {
             *refused = int(k);
             error = r.why;
@@ -1774,6 +1825,7 @@ void jit_compile(Interp& I, Proto* p) {
     for (Proto* q : batch) q->jit_state = 2;   // tried (1 once installed)
     gcc_jit_result* res = nullptr;
     std::vector<Proto::JitEntry> entries;
+    std::vector<bool> closed;
     // A proto the translator refuses leaves the batch, and the rest is tried again.
     while (!batch.empty()) {
         Translator tr(gccjit(), I, batch);
@@ -1785,6 +1837,7 @@ void jit_compile(Interp& I, Proto* p) {
         }
         if (res && tr.entries.size() == batch.size()) {
             entries = tr.entries;
+            closed = tr.closed;
             break;
         }
         if (res) gccjit().gcc_jit_result_release(res);
@@ -1822,6 +1875,7 @@ void jit_compile(Interp& I, Proto* p) {
         q->jit_entry = entries[k];
         q->jit_state = 1;
         I.jit_stats.compiled++;
+        I.jit_stats.unguarded += closed[k];
     }
     if (code->users == 0) {
         gccjit().gcc_jit_result_release(res);

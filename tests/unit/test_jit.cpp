@@ -584,3 +584,68 @@ TEST_CASE("jit: a closed loop's prefix runs the loop itself, with the tree's val
     CHECK(I.depth == 0);
     both.same("(shorterp '(1) '(1 2))");
 }
+
+TEST_CASE("jit: a closed recursion runs without guards only while its builtins and its own symbol hold") {
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
+    if (!have_jit(I)) return;
+    // Closed recursions (Translator::closed_body): self calls not in tail
+    // position, only inlined builtins and control besides. The guarded entry
+    // tests the assumptions once and hands the call to the unguarded pair,
+    // whose self calls call itself.
+    both.define({
+        "(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))",
+        "(defun tak (x y z) (if (not (< y x)) z (tak (tak (1- x) y z) (tak (1- y) z x) (tak (1- z) x y))))",
+        "(defun dbl (n x) (if (= n 0) x (+ (dbl (1- n) x) (dbl (1- n) x))))",
+        "(defun sum-leaves (x) (if (consp x) (+ (sum-leaves (car x)) (sum-leaves (cdr x))) (if (null x) 0 x)))",
+        "(defun depth-sum (l d) (let ((s 0)) (while l (setq s (+ s (if (consp (car l)) (depth-sum (car l) (1+ d)) d))) "
+        "(setq l (cdr l))) s))",
+    });
+    const char* exprs[] = {
+        "(list (fib 0) (fib 1) (fib 15))",
+        "(list (tak 18 12 6) (tak 1 2 3))",
+        "(list (dbl 3 4611686018427387903) (dbl 0 7))",   // a fixnum sum overflows into a bignum
+        "(list (sum-leaves '(1 (2 3) ((4)) 5 . 6)) (sum-leaves nil))",
+        "(depth-sum '(a (b (c d)) e ((f))) 0)",
+    };
+    for (const char* x : exprs) both.same(x);
+    for (const char* f : {"fib", "tak", "dbl", "sum-leaves", "depth-sum"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    CHECK(evs(I, "(cdr (assoc 'unguarded (jit-stats)))") == "5");
+    // Errors deep inside the unguarded recursion: the tree's report, backtrace included.
+    for (const char* x : {"(fib 'a)", "(sum-leaves '(1 (2 a) 3))", "(tak 3 2 'z)", "(depth-sum '(1 (2 . 3)) 0)"}) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+    }
+    // Interrupted deep in a long recursion: the machine state is restored.
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        I.interrupt();
+    });
+    bool interrupted = false;
+    try {
+        I.eval_string("(fib 80)", "<jit>");
+    } catch (Interrupted&) {
+        interrupted = true;
+    }
+    t.join();
+    I.interrupt_flag.store(false);
+    CHECK(interrupted);
+    CHECK(I.depth == 0);
+    both.same("(fib 10)");
+    // The function's own symbol given another function: a closure of the old
+    // definition calls the new one from its recursion, as in the tree.
+    both.define({"(setq old-fib fib)", "(defun fib (n) (list 'new n))"});
+    both.same("(funcall old-fib 1)");
+    CHECK(error_report(I, "(funcall old-fib 4)") == error_report(T, "(funcall old-fib 4)"));
+    // A builtin redefined after compilation: the recursion runs the new one.
+    CHECK(evs(I, "(list (tak 18 12 6) (sum-leaves '((1 . 2) 3)))") == "(7 6)");
+    both.define({"(setq lt-calls 0)", "(defun < (a b) (setq lt-calls (1+ lt-calls)) (> b a))", "(defun car (x) 10)"});
+    both.same("(list (tak 18 12 6) (tak 2 4 8))");
+    // Every test goes through the new <: one per call, 63,609 calls of tak.
+    both.same("(progn (setq lt-calls 0) (tak 18 12 6) lt-calls)");
+    CHECK(evs(I, "(progn (setq lt-calls 0) (tak 18 12 6) lt-calls)") == "63609");
+    both.same("(sum-leaves '((1 . 2) 3))");
+    CHECK(evs(I, "(sum-leaves '((1 . 2) 3))") == "20");
+}
