@@ -93,7 +93,7 @@ Value bi_jit_stats(Interp& I, Value*, int) {
         l = I.cons(l, NIL);
     }
     struct { const char* k; uint64_t v; } items[] = {
-        {"compiled", s.compiled}, {"unguarded", s.unguarded}, {"refused", s.refused}, {"failed", s.failed},
+        {"compiled", s.compiled}, {"unguarded", s.unguarded}, {"inlined", s.inlined}, {"refused", s.refused}, {"failed", s.failed},
         {"compile-ms", uint64_t(s.seconds * 1000)}, {"threshold", I.jit_threshold},
     };
     for (size_t i = sizeof(items) / sizeof(items[0]); i-- > 0;) {
@@ -216,7 +216,7 @@ const BuiltinDef control_lib[] = {
     {"throw", bi_throw, 1, 2, "(throw tag [value]): return value from the innermost (catch tag ...)."},
     {"gc", bi_gc, 0, 0, "(gc): collect garbage now; returns statistics as an alist."},
     {"gc-stats", bi_gc_stats, 0, 0, "(gc-stats): the collector's statistics, without collecting."},
-    {"jit-stats", bi_jit_stats, 0, 0, "(jit-stats): functions compiled to machine code (unguarded: of those, closed loops and recursions), refused, failed; compile time."},
+    {"jit-stats", bi_jit_stats, 0, 0, "(jit-stats): functions compiled to machine code (unguarded: of those, closed loops and recursions; inlined: calls of closed loops inlined into callers), refused, failed; compile time."},
     {"set-jit-threshold", bi_set_jit_threshold, 1, 1, "(set-jit-threshold n): compile a function after n calls; 0: never."},
     {"jit-compiled-p", bi_jit_compiled_p, 1, 1, "(jit-compiled-p f): t if f (or the function named f) runs as machine code."},
     {"%time", bi_time, 1, 1, "Internal: (time form) calls this with a thunk."},

@@ -61,6 +61,7 @@ struct Proto : Obj {
     int simple_nargs = -1;        // simple ? nreq : -1 (one compare on the call path)
     int frame_size = 0;           // slots: parameters, then locals and temporaries
     Node* body = nullptr;
+    Node* tree_body = nullptr;    // once compiled (jit.h), the node tree that body replaced
     std::vector<Node*> opt_defaults;        // per optional parameter; null = nil
     std::vector<int> boxed_params;          // parameters that live in a Box
     std::vector<std::unique_ptr<Node>> nodes;   // owns every node of this body

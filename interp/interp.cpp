@@ -524,7 +524,9 @@ void Interp::unbind_specials_to(size_t m) {
 }
 
 void Interp::poll_slow() {
-    poll_count = 1024;
+    // (Compiled loops take their turns off in batches: what went below zero
+    // counts toward the next 1024.)
+    poll_count = 1024 + std::min<int32_t>(poll_count, 0);
     if (interrupt_flag.exchange(false, std::memory_order_relaxed)) throw Interrupted();
     if (has_step_limit) {
         if (steps_left <= 1024) {

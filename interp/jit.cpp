@@ -16,11 +16,15 @@
 //   argument or a constant (fib's (< n 2) -> n), entry is only those tests
 //   (leaf_prefix): it returns such a leaf at once, without a frame, and
 //   otherwise tail-calls the whole call, entry_full(I, base, site, resume),
-//   which goes on after its prologue where the tests left it. A body that
-//   is a closed loop (closed_loop) is translated twice, the second time
-//   without the guards of its builtins and self calls; if its self tail
-//   calls take pure arguments ((cdr x), (1- n) ...), the prefix runs the
-//   whole loop, with no frame, and hands over only when something fails.
+//   which goes on after its prologue where the tests left it. A closed body
+//   (closed_body: only its own calls, inlined builtins and control) is
+//   translated twice, the second time without the guards of its builtins
+//   and self calls: a closed loop within one function, a closed recursion
+//   (fib, tak) as a function pair of its own that calls itself. If a closed
+//   loop's self tail calls take pure arguments ((cdr x), (1- n) ...), the
+//   prefix runs the whole loop, with no frame, and hands over only when
+//   something fails; a caller's prefix may run such a loop too, inlined
+//   (inline_call: takl's mas testing (shorterp y x)).
 //
 // The rules the compiled code keeps, so that nothing observable changes:
 // - Values that must survive a possible collection live in value-stack
@@ -320,6 +324,7 @@ public:
     std::string error;
     std::vector<Proto::JitEntry> entries;
     std::vector<bool> closed;   // per proto: translated with an unguarded copy too (closed_body)
+    uint64_t inlined = 0;       // call sites of closed loops inlined into prefixes
 
 private:
     const GccJit& g_;
@@ -329,7 +334,7 @@ private:
     Proto* P_ = nullptr;   // the one being translated
     gcc_jit_context* cx_ = nullptr;
     gcc_jit_type *u64_ = nullptr, *i64_ = nullptr, *bool_ = nullptr, *u8_ = nullptr, *u16_ = nullptr,
-                 *i16_ = nullptr, *i32_ = nullptr, *vptr_ = nullptr;
+                 *i16_ = nullptr, *i32_ = nullptr, *vi32_ = nullptr, *vptr_ = nullptr;
     gcc_jit_type *frame_t_ = nullptr, *call_t_ = nullptr;
     gcc_jit_field *frame_f_[3] = {}, *call_f_[3] = {};
     gcc_jit_function *fn_ = nullptr, *entry_fn_ = nullptr, *expect_fn_ = nullptr;
@@ -396,10 +401,20 @@ private:
     RV ne(RV a, RV b) { return cmp(GCC_JIT_COMPARISON_NE, a, b); }
     RV add(RV a, uint64_t k) { return bin(GCC_JIT_BINARY_OP_PLUS, a, word(k)); }
     // The word of type t at address a + off.
+    // An element of an array of t at a (when off is a multiple of t's size),
+    // as for slots: GCC then addresses it as off(reg) instead of computing
+    // a + off into a register of its own, often a callee-saved one.
     LV mem(RV a, int64_t off, gcc_jit_type* t = nullptr) {
+        if (!t) t = u64_;
+        int64_t size = t == u8_ ? 1 : t == i16_ || t == u16_ ? 2 : t == i32_ || t == vi32_ ? 4 : t == u64_ || t == i64_ ? 8 : 0;
+        RV base = g_.gcc_jit_context_new_bitcast(cx_, nullptr, a, vptr_);
+        if (size && off % size == 0) {
+            RV p = g_.gcc_jit_context_new_cast(cx_, nullptr, base, g_.gcc_jit_type_get_pointer(t));
+            return g_.gcc_jit_context_new_array_access(cx_, nullptr, p, g_.gcc_jit_context_new_rvalue_from_long(cx_, i64_, long(off / size)));
+        }
         RV addr = off ? bin(GCC_JIT_BINARY_OP_PLUS, a, word(uint64_t(off))) : a;
         RV p = g_.gcc_jit_context_new_bitcast(cx_, nullptr, addr, vptr_);
-        p = g_.gcc_jit_context_new_cast(cx_, nullptr, p, g_.gcc_jit_type_get_pointer(t ? t : u64_));
+        p = g_.gcc_jit_context_new_cast(cx_, nullptr, p, g_.gcc_jit_type_get_pointer(t));
         return g_.gcc_jit_rvalue_dereference(p, nullptr);
     }
     // A slot of the frame, as an element of the array at base: GCC then sees
@@ -520,7 +535,7 @@ private:
         if (!cur_) return;
         // volatile: interrupt() sets poll_count from a signal handler or another
         // thread, and a loop without calls must still see it.
-        LV pc = interp(offsetof(Interp, poll_count), g_.gcc_jit_type_get_volatile(i32_));
+        LV pc = interp(offsetof(Interp, poll_count), vi32_);
         RV n = keep(bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), g_.gcc_jit_context_new_rvalue_from_long(cx_, i32_, 1), i32_), i32_);
         assign(pc, n);
         BB slow = block("poll"), go = block("polled");
@@ -566,6 +581,18 @@ private:
     bool closed_ = false;
     bool loop_prefix_ = false;
     std::vector<LV> pv_;
+    // Its turns are counted in a local and taken from I->poll_count every
+    // TURNS_PER_POLL turns and when it leaves (flush_turns): a volatile
+    // decrement at every turn made the loop one chain of stores and loads
+    // through memory, each turn waiting for the last one's store.
+    static constexpr int TURNS_PER_POLL = 64;
+    LV turns_ = nullptr;
+    void flush_turns() {
+        if (!loop_prefix_ || !cur_) return;
+        LV pc = interp(offsetof(Interp, poll_count), vi32_);
+        assign(pc, bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), as_rv(turns_), i32_));
+        assign(turns_, int32(0));
+    }
     BB prefix_head_ = nullptr;
     bool self_tail_pure(Node* n);
     RV arg_value(int i) { return loop_prefix_ ? as_rv(pv_.at(size_t(i))) : as_rv(slot(i)); }
@@ -579,6 +606,38 @@ private:
     void leaf_return(RV v);
     void resume_at(BB b);
     void leaf_prefix();
+    int leaf_depth_margin_ = 0;   // calls inlined into the prefix: their depth must be clear too
+
+    // -- a call of a closed loop, inlined into the prefix (see inline_call) --
+    std::unordered_map<CallGlobal*, Closure*> inlinable_;   // per call site; null: not inlinable
+    bool inlining_ = false;        // analysing or translating an inlined body (no nesting)
+    LV inline_result_ = nullptr;   // in an inlined body: where a leaf's value goes,
+    BB inline_join_ = nullptr;     // and where it goes on
+    Closure* inlinable(CallGlobal* c);
+    bool decided(Node* n);
+    RV inline_call(CallGlobal* c);
+    // What the prefix's translation depends on, saved while another body is
+    // analysed or inlined.
+    struct PrefixContext {
+        Proto* P;
+        std::vector<std::pair<Symbol*, Value>> assumed;
+        Symbol* self_sym;
+        RV self;
+        std::vector<LV> pv;
+        LV turns;
+        bool loop_prefix, unguarded, inlining;
+        BB leaf_full, prefix_head, inline_join;
+        LV inline_result;
+    };
+    PrefixContext save_prefix() {
+        return {P_, assumed_, self_sym_, self_, pv_, turns_, loop_prefix_, unguarded_, inlining_,
+                leaf_full_, prefix_head_, inline_join_, inline_result_};
+    }
+    void restore_prefix(const PrefixContext& c) {
+        P_ = c.P, assumed_ = c.assumed, self_sym_ = c.self_sym, self_ = c.self, pv_ = c.pv, turns_ = c.turns;
+        loop_prefix_ = c.loop_prefix, unguarded_ = c.unguarded, inlining_ = c.inlining;
+        leaf_full_ = c.leaf_full, prefix_head_ = c.prefix_head, inline_join_ = c.inline_join, inline_result_ = c.inline_result;
+    }
     gcc_jit_function* full_fn_ = nullptr;   // the full call, when the entry is a leaf prefix
 
     // -- closed bodies, run without guards (see closed_body) --
@@ -691,7 +750,7 @@ Translator::Closed Translator::closed_body() {
         if (dynamic_cast<ConstNode*>(n) || dynamic_cast<LocalRef*>(n) || dynamic_cast<CapRef*>(n) ||
             dynamic_cast<GlobalRef*>(n) || dynamic_cast<LocalSet*>(n) || dynamic_cast<CapSet*>(n) ||
             dynamic_cast<IfNode*>(n) || dynamic_cast<IfTestNode*>(n) || dynamic_cast<SeqNode*>(n) ||
-            dynamic_cast<AndOrNode*>(n))
+            dynamic_cast<AndOrNode*>(n) || dynamic_cast<JitBodyNode*>(n))   // (a compiled callee's, see inlinable)
             continue;
         if (auto* m = dynamic_cast<Bind*>(n)) {
             if (m->fn != Bind::plain && m->fn != Bind::boxed) return Closed::no;
@@ -808,6 +867,7 @@ bool Translator::self_tail_pure(Node* n) {
 // an and/or of tests, or an argument itself.
 bool Translator::leaf_test(Node* n) {
     if (pure_operand(n)) return true;
+    if (auto* c = dynamic_cast<CallGlobal*>(n)) return inlinable(c) != nullptr;
     if (auto* m = dynamic_cast<PrimNode*>(n); m && is_predicate(m->op)) {
         if (m->op == PrimOp::Null && !pure_operand(m->a)) return leaf_test(m->a);
         return pure_operand(m->a) && (!m->b || pure_operand(m->b));
@@ -844,11 +904,18 @@ bool Translator::has_leaf(Node* n) {
 // does not pay for it twice.)
 void Translator::leaf_return(RV v) {
     if (!cur_) return;
+    if (inline_join_) {   // an inlined body's value, for the prefix that inlined it
+        flush_turns();
+        assign(inline_result_, v);
+        jump(inline_join_);
+        return;
+    }
     BB ret = block("leafret");
-    branch(cmp(GCC_JIT_COMPARISON_GE, as_rv(interp(offsetof(Interp, depth), i32_)),
-               as_rv(interp(offsetof(Interp, max_depth), i32_))),
-           leaf_full_, ret, -1);
+    RV depth = as_rv(interp(offsetof(Interp, depth), i32_));
+    if (leaf_depth_margin_) depth = bin(GCC_JIT_BINARY_OP_PLUS, depth, int32(leaf_depth_margin_), i32_);
+    branch(cmp(GCC_JIT_COMPARISON_GE, depth, as_rv(interp(offsetof(Interp, max_depth), i32_))), leaf_full_, ret, -1);
     cur_ = ret;
+    flush_turns();
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     end_return(v);
 }
@@ -856,11 +923,24 @@ void Translator::leaf_return(RV v) {
 // prefix needs no frame and the full call's frame is the only one.
 void Translator::resume_at(BB b) {
     if (!cur_) return;
+    if (inline_join_) {   // in an inlined body: the prefix that inlined it gives up (leaf_full_ flushes)
+        jump(leaf_full_);
+        return;
+    }
+    if (leaf_depth_margin_ && b != top_) {
+        // Resumed after an inlined call, the full call does not make it: where
+        // it would have failed at the depth limit, start from the top.
+        BB go = block("resume");
+        RV depth = bin(GCC_JIT_BINARY_OP_PLUS, as_rv(interp(offsetof(Interp, depth), i32_)), int32(leaf_depth_margin_), i32_);
+        branch(cmp(GCC_JIT_COMPARISON_GE, depth, as_rv(interp(offsetof(Interp, max_depth), i32_))), leaf_full_, go, -1);
+        cur_ = go;
+    }
     size_t k = 0;
     while (k < resumes_.size() && resumes_[k] != b) k++;
     if (k == resumes_.size()) resumes_.push_back(b);
     if (loop_prefix_)   // the full call reads the arguments from the slots
         for (size_t i = 0; i < pv_.size(); i++) assign(slot(int(i)), as_rv(pv_[i]));
+    flush_turns();
     RV args[4] = {I_v_, base_, site_, int32(int(k))};
     RV c = g_.gcc_jit_context_new_call(cx_, nullptr, full_fn_, 4, args);
     g_.gcc_jit_rvalue_set_bool_require_tail_call(c, 1);
@@ -871,6 +951,10 @@ void Translator::resume_at(BB b) {
 void Translator::leaf_cond(Node* n, BB yes, BB no) {
     if (pure_operand(n)) {
         branch(ne(pure_value(n), word(NIL)), yes, no);
+        return;
+    }
+    if (auto* c = dynamic_cast<CallGlobal*>(n)) {
+        branch(ne(inline_call(c), word(NIL)), yes, no);
         return;
     }
     if (auto* m = dynamic_cast<PrimNode*>(n)) {
@@ -937,13 +1021,17 @@ void Translator::leaf(Node* n) {
         std::vector<RV> v;
         for (Node* a : c->args) v.push_back(keep(pure_value(a)));
         for (size_t i = 0; i < v.size(); i++) assign(pv_[i], v[i]);
-        // Poll as a self tail call does; when one is due, the full call
-        // (which polls first) goes on with the new arguments.
-        LV pc = interp(offsetof(Interp, poll_count), g_.gcc_jit_type_get_volatile(i32_));
-        RV left = keep(bin(GCC_JIT_BINARY_OP_MINUS, as_rv(pc), int32(1), i32_), i32_);
-        assign(pc, left);
-        BB due = block("leafpoll");
-        branch(cmp(GCC_JIT_COMPARISON_LE, left, int32(0)), due, prefix_head_, -1);
+        // Count the turn (a self tail call polls); every TURNS_PER_POLL
+        // turns, poll: when one is due, the full call (which polls first)
+        // goes on with the new arguments.
+        RV t = keep(bin(GCC_JIT_BINARY_OP_PLUS, as_rv(turns_), int32(1), i32_), i32_);
+        assign(turns_, t);
+        BB batch = block("leafturns"), due = block("leafpoll");
+        branch(cmp(GCC_JIT_COMPARISON_GE, t, int32(TURNS_PER_POLL)), batch, prefix_head_, -1);
+        cur_ = batch;
+        flush_turns();
+        LV pc = interp(offsetof(Interp, poll_count), vi32_);
+        branch(cmp(GCC_JIT_COMPARISON_LE, as_rv(pc), int32(0)), due, prefix_head_, -1);
         cur_ = due;
         resume_at(top_);
         return;
@@ -962,14 +1050,21 @@ void Translator::leaf(Node* n) {
 void Translator::leaf_prefix() {
     BB go = cur_;
     loop_prefix_ = false;
+    // With a call inlined, a leaf must leave room for the callee's depth: the
+    // full call would fail there.
+    leaf_depth_margin_ = 0;
+    for (auto& owned : P_->nodes)
+        if (auto* c = dynamic_cast<CallGlobal*>(owned.get()); c && inlinable(c)) leaf_depth_margin_ = 1;
     if (closed_)
         for (auto& owned : P_->nodes)
             if (self_tail_pure(owned.get())) loop_prefix_ = true;
     pv_.clear();
+    if (loop_prefix_) {
+        for (int i = 0; i < P_->nreq; i++) pv_.push_back(local(u64_, "arg"));
+        turns_ = local(i32_, "turns");
+    }
     leaf_full_ = block("leaffull");
     cur_ = leaf_full_;
-    if (loop_prefix_)
-        for (int i = 0; i < P_->nreq; i++) pv_.push_back(local(u64_, "arg"));
     resume_at(top_);
     cur_ = go;
     if (!loop_prefix_) {
@@ -977,6 +1072,7 @@ void Translator::leaf_prefix() {
         return;
     }
     for (int i = 0; i < P_->nreq; i++) assign(pv_[size_t(i)], as_rv(slot(i)));
+    assign(turns_, int32(0));
     RV full_self = self_;
     self_ = as_rv(slot(-1));   // (self_ of the full call is made of its own parameter)
     prefix_head_ = block("leafloop");
@@ -989,6 +1085,99 @@ void Translator::leaf_prefix() {
     unguarded_ = was_unguarded;
     loop_prefix_ = false;
     self_ = full_self;
+}
+
+// ---- closed loops inlined into a prefix -------------------------------------------
+// takl's mas begins (if (not (shorterp y x)) z ...): the test is a call, so
+// the prefix could decide nothing, and every call of mas paid the whole
+// prologue and epilogue, three quarters of them only to return z. shorterp
+// is a closed loop that its own prefix decides entirely (every way through
+// its body ends in a leaf or a pure self tail call): such a callee's body is
+// translated into the caller's prefix, its arguments in locals. The callee's
+// assumptions are checked once — among them that the symbol still holds its
+// closure (kept alive by the caller's constants, so that the address cannot
+// come back as another closure) — then its loop runs unguarded; anything
+// that fails (a guard, a poll that is due) gives the whole call to the full
+// function from the top, which calls the callee as before — nothing was
+// observable until then. (A body that decided() accepts loops by self tail
+// calls, so the callee's assumptions include "its symbol holds it".) The
+// inlined call does not poll and is not counted
+// by a step limit, like a leaf call.
+Node* tree_body(Proto* q) { return q->tree_body ? q->tree_body : q->body; }
+
+Closure* Translator::inlinable(CallGlobal* c) {
+    if (inlining_ || c->tail) return nullptr;
+    if (auto it = inlinable_.find(c); it != inlinable_.end()) return it->second;
+    Closure* found = nullptr;
+    Value v = c->sym->value;
+    if (is_closure(v)) {
+        Closure* k = as_closure(v);
+        Proto* q = k->proto;
+        bool args_pure = true;
+        for (Node* a : c->args) args_pure = args_pure && pure_operand(a);
+        if (q != P_ && q->simple && int(c->args.size()) == q->nreq && q->nodes.size() <= 100 && args_pure) {
+            PrefixContext saved = save_prefix();
+            P_ = q;
+            inlining_ = true;
+            if (closed_body() == Closed::loop && self_sym_ == c->sym && decided(tree_body(q)))
+                found = k;
+            restore_prefix(saved);
+        }
+    }
+    if (found) {
+        P_->constants.push_back(obj_value(found));
+        inlined++;
+    }
+    inlinable_[c] = found;
+    return found;
+}
+// Does leaf() decide n entirely (a leaf or a pure self tail call at the end
+// of every way), with P_ the body's proto?
+bool Translator::decided(Node* n) {
+    if (pure_operand(n) || self_tail_pure(n)) return true;
+    if (auto [test, then, els] = if_parts(n); test) return has_leaf(n) && decided(then) && decided(els);
+    if (auto* m = dynamic_cast<AndOrNode*>(n); m && m->parts.size() > 1 && has_leaf(n)) {
+        for (size_t i = 0; i + 1 < m->parts.size(); i++)
+            if (!(m->is_and ? leaf_test(m->parts[i]) : leaf_or_part(m->parts[i]))) return false;
+        return decided(m->parts.back());
+    }
+    return false;
+}
+// The value of call c (inlinable), in the prefix: its body as a loop of
+// this function, ending at a join with the value in a local.
+RV Translator::inline_call(CallGlobal* c) {
+    Closure* k = inlinable(c);
+    std::vector<RV> args;
+    for (Node* a : c->args) args.push_back(keep(pure_value(a)));
+    PrefixContext saved = save_prefix();
+    P_ = k->proto;
+    inlining_ = true;
+    closed_body();   // the callee's assumed_, and self_sym_ (c->sym, checked to hold k)
+    self_ = ptr_word(k);
+    LV result = local(u64_, "inlined");
+    BB join = block("inlined"), fail = block("inlinefail");
+    pv_.clear();
+    for (size_t i = 0; i < args.size(); i++) {
+        pv_.push_back(local(u64_, "iarg"));
+        assign(pv_.back(), args[i]);
+    }
+    turns_ = local(i32_, "iturns");
+    assign(turns_, int32(0));
+    loop_prefix_ = true;
+    leaf_full_ = fail;
+    inline_result_ = result;
+    inline_join_ = join;
+    prefix_head_ = block("inlineloop");
+    branch(assumptions_hold(), prefix_head_, fail, 1);
+    cur_ = prefix_head_;
+    unguarded_ = true;
+    leaf(tree_body(P_));
+    cur_ = fail;
+    flush_turns();
+    jump(saved.leaf_full);
+    restore_prefix(saved);
+    cur_ = join;
+    return as_rv(result);
 }
 
 RV Translator::expr(Node* n) {
@@ -1723,6 +1912,7 @@ gcc_jit_result* Translator::translate(int* refused) {
     u64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_LONG_LONG);
     i64_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_LONG_LONG);
     i32_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_INT);
+    vi32_ = g_.gcc_jit_type_get_volatile(i32_);   // poll_count (see poll)
     i16_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_SHORT);
     u8_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_CHAR);
     u16_ = g_.gcc_jit_context_get_type(cx_, GCC_JIT_TYPE_UNSIGNED_SHORT);
@@ -1838,6 +2028,7 @@ void jit_compile(Interp& I, Proto* p) {
         if (res && tr.entries.size() == batch.size()) {
             entries = tr.entries;
             closed = tr.closed;
+            I.jit_stats.inlined += tr.inlined;
             break;
         }
         if (res) gccjit().gcc_jit_result_release(res);
@@ -1868,6 +2059,7 @@ void jit_compile(Interp& I, Proto* p) {
         Proto* q = batch[k];
         if (!entries[k]) continue;
         auto node = std::make_unique<JitBodyNode>(entries[k]);
+        q->tree_body = q->body;   // for callers that inline it (Translator::inlinable)
         q->body = node.get();
         q->nodes.push_back(std::move(node));
         q->jit_code = code;

@@ -22,6 +22,7 @@ struct Proto;
 struct JitStats {
     uint64_t compiled = 0;     // functions now running as machine code
     uint64_t unguarded = 0;    // of those, closed loops and recursions, with a copy without guards
+    uint64_t inlined = 0;      // calls of closed loops inlined into a caller's prefix
     uint64_t refused = 0;      // not compilable (a construct the JIT leaves to the tree)
     uint64_t failed = 0;       // libgccjit reported an error
     double seconds = 0;        // time spent compiling

@@ -3,7 +3,7 @@
 # sixth round). For each REV (a commit, or "." for the build in build/),
 # builds lipq in a throwaway worktree and runs shortened benchmarks under
 # callgrind with LIPQ_JIT_THRESHOLD=1000: (fib 30), tak 100 times, takl 20
-# times, queens once, flatqueens 10 times. Prints per program the
+# times, queens once, flatqueens 10 times, cons 3 times. Prints per program the
 # instructions in the generated functions (lipq_*), in libgccjit (the
 # compiler), and in the whole run.
 #   bench/experiments/jit-instructions.sh 4b043bd .      (≈ 4 min per commit)
@@ -17,6 +17,7 @@ sed 's/(dotimes (i 2500)/(dotimes (i 100)/' bench/lipq/tak.lisp >"$w/tak.lisp"
 sed 's/(dotimes (i 450)/(dotimes (i 20)/' bench/lipq/takl.lisp >"$w/takl.lisp"
 sed 's/(dotimes (i 12)/(dotimes (i 1)/' bench/lipq/queens.lisp >"$w/queens.lisp"
 sed 's/(dotimes (i 120)/(dotimes (i 10)/' bench/lipq/flatqueens.lisp >"$w/flatqueens.lisp"
+sed 's/(dotimes (i 13)/(dotimes (i 3)/' bench/lipq/cons.lisp >"$w/cons.lisp"
 for rev in "$@"; do
   if [ "$rev" = . ]; then
     lipq=$root/build/lipq
@@ -26,7 +27,7 @@ for rev in "$@"; do
     cmake --build "$w/build-$rev" -j"$(nproc)" --target lipq >/dev/null 2>&1
     lipq=$w/build-$rev/lipq
   fi
-  for b in fib30 tak takl queens flatqueens; do
+  for b in fib30 tak takl queens flatqueens cons; do
     LIPQ_JIT_THRESHOLD=1000 valgrind --tool=callgrind --callgrind-out-file="$w/cg" "$lipq" "$w/$b.lisp" >/dev/null 2>&1
     callgrind_annotate "$w/cg" 2>/dev/null | awk -v rev="$rev" -v b="$b" '
       /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }

@@ -649,3 +649,84 @@ TEST_CASE("jit: a closed recursion runs without guards only while its builtins a
     both.same("(sum-leaves '((1 . 2) 3))");
     CHECK(evs(I, "(sum-leaves '((1 . 2) 3))") == "20");
 }
+
+TEST_CASE("jit: a closed loop called in a prefix's test is inlined there, with the tree's values, errors, depth limit and interrupts") {
+    TwoTiers both;
+    Interp &T = both.T, &I = both.I;
+    if (!have_jit(I)) return;
+    // takl's mas tests (not (shorterp y x)) first: shorterp, a closed loop
+    // its own prefix decides, is translated into mas's prefix
+    // (Translator::inline_call), so a call of mas that returns z makes no frame.
+    both.define({
+        "(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))",
+        "(defun mas (x y z) (if (not (shorterp y x)) z (mas (mas (cdr x) y z) (mas (cdr y) z x) (mas (cdr z) x y))))",
+        "(defun listn (n) (if (= n 0) nil (cons n (listn (1- n)))))",
+        "(defun longer (x y) (if (shorterp y x) 'yes 'no))",
+    });
+    both.same("(length (mas (listn 18) (listn 12) (listn 6)))");
+    both.same("(list (longer '(1 2 3) '(1)) (longer '(1) '(1 2 3)) (longer nil nil) (longer '(1 2) nil))");
+    for (const char* f : {"shorterp", "mas", "longer"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    CHECK(evs(I, "(>= (cdr (assoc 'inlined (jit-stats))) 2)") == "t");
+    // The inlined loop fails some turns in (not a list): the caller's full
+    // call reports what the tree reports, backtrace included.
+    for (const char* x : {"(longer '(1 2 . 3) '(1 2 3 4 5))", "(mas '(1 2 3 . 4) '(1 2 3 4 5) nil)"}) {
+        std::string want = error_report(T, x);
+        CHECK(want.find("no error") == std::string::npos);
+        CHECK(error_report(I, x) == want);
+    }
+    // A loop that never ends (circular lists), inlined: still interrupted.
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        I.interrupt();
+    });
+    bool interrupted = false;
+    try {
+        I.eval_string("(let ((c (list 1 2))) (rplacd (cdr c) c) (longer c c))", "<jit>");
+    } catch (Interrupted&) {
+        interrupted = true;
+    }
+    t.join();
+    I.interrupt_flag.store(false);
+    CHECK(interrupted);
+    CHECK(I.depth == 0);
+    // The callee redefined, or a builtin it uses: the caller sees the new one.
+    both.define({"(defun shorterp (x y) (list 'new x y))"});
+    both.same("(list (longer '(1 2 3) '(1)) (longer nil nil))");
+    both.define({"(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))", "(defun cdr (x) nil)"});
+    both.same("(list (longer '(1 2 3) '(1)) (longer '(1) '(1 2 3)) (longer '(1 2) '(1 2 3)))");
+    CHECK(evs(I, "(longer '(1 2 3) '(1 2))") == "no");   // yes with the builtin cdr
+}
+
+TEST_CASE("jit: a prefix with an inlined call stops at the depth limit where a full call does") {
+    // deep's leaf, (if (shorterp x y) 1 0), is decided in the prefix with
+    // shorterp inlined; deep-full's, (if (shorterp x y) (car (list 1)) 0), needs
+    // the full call, which calls shorterp one level deeper. At the limit the
+    // prefix must go the full way and fail as deep-full does.
+    Settings s = eager();
+    s.max_depth = 60;
+    Interp I(s);
+    if (!have_jit(I)) return;
+    evs(I, "(defun shorterp (x y) (and y (or (null x) (shorterp (cdr x) (cdr y)))))");
+    evs(I, "(defun deep (n x y) (if (< n 1) (if (shorterp x y) 1 0) (+ 1 (deep (- n 1) x y))))");
+    evs(I, "(defun deep-full (n x y) (if (< n 1) (if (shorterp x y) (car (list 1)) 0) (+ 1 (deep-full (- n 1) x y))))");
+    // deep-call calls shorterp from its full call (a let is no test): the reference.
+    evs(I, "(defun deep-call (n x y) (if (< n 1) (let ((r (shorterp x y))) (if r 1 0)) (+ 1 (deep-call (- n 1) x y))))");
+    evs(I, "(deep 3 '(1) '(1 2)) (deep-full 3 '(1) '(1 2)) (deep-call 3 '(1) '(1 2))");
+    for (const char* f : {"deep", "deep-full", "deep-call"})
+        CHECK(evs(I, std::string("(jit-compiled-p '") + f + ")") == "t");
+    CHECK(evs(I, "(cdr (assoc 'inlined (jit-stats)))") == "2");
+    int last[3] = {-1, -1, -1};
+    for (int n = 40; n < 70; n++) {
+        int k = 0;
+        for (const char* f : {"(deep ", "(deep-full ", "(deep-call "}) {
+            if (error_of(I, f + std::to_string(n) + " nil '(1))") == "no error") last[k] = n;
+            k++;
+        }
+    }
+    CHECK(last[2] > 40);
+    CHECK(last[2] < 69);
+    CHECK(last[0] == last[2]);
+    CHECK(last[1] == last[2]);
+    CHECK(I.depth == 0);
+}
