@@ -610,6 +610,7 @@ private:
 
     // -- a call of a closed loop, inlined into the prefix (see inline_call) --
     std::unordered_map<CallGlobal*, Closure*> inlinable_;   // per call site; null: not inlinable
+    std::unordered_set<CallGlobal*> inlined_sites_;         // those inline_call has translated
     bool inlining_ = false;        // analysing or translating an inlined body (no nesting)
     LV inline_result_ = nullptr;   // in an inlined body: where a leaf's value goes,
     BB inline_join_ = nullptr;     // and where it goes on
@@ -1124,10 +1125,6 @@ Closure* Translator::inlinable(CallGlobal* c) {
             restore_prefix(saved);
         }
     }
-    if (found) {
-        P_->constants.push_back(obj_value(found));
-        inlined++;
-    }
     inlinable_[c] = found;
     return found;
 }
@@ -1147,6 +1144,10 @@ bool Translator::decided(Node* n) {
 // this function, ending at a join with the value in a local.
 RV Translator::inline_call(CallGlobal* c) {
     Closure* k = inlinable(c);
+    if (inlined_sites_.insert(c).second) {
+        P_->constants.push_back(obj_value(k));   // (see above: the address stays this closure's)
+        inlined++;
+    }
     std::vector<RV> args;
     for (Node* a : c->args) args.push_back(keep(pure_value(a)));
     PrefixContext saved = save_prefix();

@@ -33,6 +33,7 @@ for rev in "$@"; do
       /PROGRAM TOTALS/ { gsub(",", "", $1); total = $1 }
       /lipq_[0-9]/ { gsub(",", "", $1); code += $1; next }
       /libgccjit/ { gsub(",", "", $1); gcc += $1 }
-      END { printf "%-8s %-10s compiled %13d  libgccjit %13d  whole run %13d\n", rev, b, code, gcc, total }'
+      END { # (%.0f: in mawk, %d stops at 2^31 - 1)
+            printf "%-8s %-10s compiled %13.0f  libgccjit %13.0f  whole run %13.0f\n", rev, b, code, gcc, total }'
   done
 done

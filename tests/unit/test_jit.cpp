@@ -42,6 +42,23 @@ bool have_jit(Interp& I) {
     MESSAGE("no JIT here: " << I.jit_stats.unavailable);
     return false;
 }
+// Evaluates src (which should run forever), interrupting it from another
+// thread after 300 ms: was it interrupted? (The flag is cleared after.)
+bool interrupted_in(Interp& I, const std::string& src) {
+    std::thread t([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        I.interrupt();
+    });
+    bool interrupted = false;
+    try {
+        I.eval_string(src, "<jit>");
+    } catch (Interrupted&) {
+        interrupted = true;
+    }
+    t.join();
+    I.interrupt_flag.store(false);
+    return interrupted;
+}
 
 } // namespace
 
@@ -142,19 +159,7 @@ TEST_CASE("jit: a compiled loop is interrupted, and the collector sees its value
     Interp I(eager());
     if (!have_jit(I)) return;
     evs(I, "(defun forever (n) (forever (+ n 1)))");
-    std::thread t([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        I.interrupt();
-    });
-    bool interrupted = false;
-    try {
-        I.eval_string("(forever 0)", "<jit>");
-    } catch (Interrupted&) {
-        interrupted = true;
-    }
-    t.join();
-    I.interrupt_flag.store(false);
-    CHECK(interrupted);
+    CHECK(interrupted_in(I, "(forever 0)"));
     CHECK(evs(I, "(jit-compiled-p 'forever)") == "t");
     // Values parked by compiled code survive collections in between.
     evs(I, "(defun build (n) (if (= n 0) nil (cons (list n (* n n)) (build (- n 1)))))");
@@ -568,19 +573,7 @@ TEST_CASE("jit: a closed loop's prefix runs the loop itself, with the tree's val
         CHECK(error_report(I, x) == want);
     }
     // A loop that never ends (circular lists) still polls: interrupted.
-    std::thread t([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        I.interrupt();
-    });
-    bool interrupted = false;
-    try {
-        I.eval_string("(let ((c (list 1 2))) (rplacd (cdr c) c) (shorterp c c))", "<jit>");
-    } catch (Interrupted&) {
-        interrupted = true;
-    }
-    t.join();
-    I.interrupt_flag.store(false);
-    CHECK(interrupted);
+    CHECK(interrupted_in(I, "(let ((c (list 1 2))) (rplacd (cdr c) c) (shorterp c c))"));
     CHECK(I.depth == 0);
     both.same("(shorterp '(1) '(1 2))");
 }
@@ -619,19 +612,7 @@ TEST_CASE("jit: a closed recursion runs without guards only while its builtins a
         CHECK(error_report(I, x) == want);
     }
     // Interrupted deep in a long recursion: the machine state is restored.
-    std::thread t([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        I.interrupt();
-    });
-    bool interrupted = false;
-    try {
-        I.eval_string("(fib 80)", "<jit>");
-    } catch (Interrupted&) {
-        interrupted = true;
-    }
-    t.join();
-    I.interrupt_flag.store(false);
-    CHECK(interrupted);
+    CHECK(interrupted_in(I, "(fib 80)"));
     CHECK(I.depth == 0);
     both.same("(fib 10)");
     // The function's own symbol given another function: a closure of the old
@@ -676,19 +657,7 @@ TEST_CASE("jit: a closed loop called in a prefix's test is inlined there, with t
         CHECK(error_report(I, x) == want);
     }
     // A loop that never ends (circular lists), inlined: still interrupted.
-    std::thread t([&] {
-        std::this_thread::sleep_for(std::chrono::milliseconds(300));
-        I.interrupt();
-    });
-    bool interrupted = false;
-    try {
-        I.eval_string("(let ((c (list 1 2))) (rplacd (cdr c) c) (longer c c))", "<jit>");
-    } catch (Interrupted&) {
-        interrupted = true;
-    }
-    t.join();
-    I.interrupt_flag.store(false);
-    CHECK(interrupted);
+    CHECK(interrupted_in(I, "(let ((c (list 1 2))) (rplacd (cdr c) c) (longer c c))"));
     CHECK(I.depth == 0);
     // The callee redefined, or a builtin it uses: the caller sees the new one.
     both.define({"(defun shorterp (x y) (list 'new x y))"});
