@@ -406,14 +406,19 @@ void Heap::adopt(Obj* o, size_t bytes) {
 void* Heap::closure_slot() {
     static_assert(sizeof(Closure) + (CLOSURE_SLOT_CAPS - 1) * sizeof(Value) <= CLOSURE_SLOT_BYTES);
     if (!closure_free_) {
+        // A fresh chunk is handed out slot by slot, not threaded onto the
+        // free list at once: that wrote to all of its 16 pages, and at start-up
+        // a page touched is a page fault (≈ 20 µs each on a slow VM).
         constexpr size_t chunk = 1u << 16;
-        char* mem = static_cast<char*>(::operator new(chunk));
-        closure_chunks_.push_back(mem);
-        for (size_t off = chunk; off >= CLOSURE_SLOT_BYTES; off -= CLOSURE_SLOT_BYTES) {
-            void* slot = mem + off - CLOSURE_SLOT_BYTES;
-            *static_cast<void**>(slot) = closure_free_;
-            closure_free_ = slot;
+        if (closure_fresh_ == closure_fresh_end_) {
+            char* mem = static_cast<char*>(::operator new(chunk));
+            closure_chunks_.push_back(mem);
+            closure_fresh_ = mem;
+            closure_fresh_end_ = mem + chunk / CLOSURE_SLOT_BYTES * CLOSURE_SLOT_BYTES;
         }
+        void* slot = closure_fresh_;
+        closure_fresh_ += CLOSURE_SLOT_BYTES;
+        return slot;
     }
     void* slot = closure_free_;
     closure_free_ = *static_cast<void**>(slot);

@@ -149,6 +149,8 @@ private:
     static constexpr uint32_t CLOSURE_SLOT_CAPS = 4;
     static constexpr size_t CLOSURE_SLOT_BYTES = 64;
     void* closure_free_ = nullptr;
+    char* closure_fresh_ = nullptr;       // the newest chunk's slots not yet handed out
+    char* closure_fresh_end_ = nullptr;
     std::vector<void*> closure_chunks_;
     void* closure_slot();
     void free_closure(Closure* c);
