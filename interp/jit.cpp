@@ -604,6 +604,7 @@ private:
     void leaf(Node* n);
     void leaf_cond(Node* n, BB yes, BB no);
     void leaf_return(RV v);
+    void full_at_depth_limit();
     void resume_at(BB b);
     void leaf_prefix();
     int leaf_depth_margin_ = 0;   // calls inlined into the prefix: their depth must be clear too
@@ -903,6 +904,15 @@ bool Translator::has_leaf(Node* n) {
 // At the depth limit the full call reports it; else return v, leaving I->sp
 // as the epilogue does. (Checked here, not first: a call that is not a leaf
 // does not pay for it twice.)
+// Where this call (and an inlined callee, leaf_depth_margin_) would be past
+// the depth limit, the full call from the top, which reports it; else on.
+void Translator::full_at_depth_limit() {
+    BB go = block("belowlimit");
+    RV depth = as_rv(interp(offsetof(Interp, depth), i32_));
+    if (leaf_depth_margin_) depth = bin(GCC_JIT_BINARY_OP_PLUS, depth, int32(leaf_depth_margin_), i32_);
+    branch(cmp(GCC_JIT_COMPARISON_GE, depth, as_rv(interp(offsetof(Interp, max_depth), i32_))), leaf_full_, go, -1);
+    cur_ = go;
+}
 void Translator::leaf_return(RV v) {
     if (!cur_) return;
     if (inline_join_) {   // an inlined body's value, for the prefix that inlined it
@@ -911,11 +921,7 @@ void Translator::leaf_return(RV v) {
         jump(inline_join_);
         return;
     }
-    BB ret = block("leafret");
-    RV depth = as_rv(interp(offsetof(Interp, depth), i32_));
-    if (leaf_depth_margin_) depth = bin(GCC_JIT_BINARY_OP_PLUS, depth, int32(leaf_depth_margin_), i32_);
-    branch(cmp(GCC_JIT_COMPARISON_GE, depth, as_rv(interp(offsetof(Interp, max_depth), i32_))), leaf_full_, ret, -1);
-    cur_ = ret;
+    full_at_depth_limit();
     flush_turns();
     assign(interp(offsetof(Interp, sp)), bin(GCC_JIT_BINARY_OP_MINUS, base_, word(8)));
     end_return(v);
@@ -928,14 +934,9 @@ void Translator::resume_at(BB b) {
         jump(leaf_full_);
         return;
     }
-    if (leaf_depth_margin_ && b != top_) {
-        // Resumed after an inlined call, the full call does not make it: where
-        // it would have failed at the depth limit, start from the top.
-        BB go = block("resume");
-        RV depth = bin(GCC_JIT_BINARY_OP_PLUS, as_rv(interp(offsetof(Interp, depth), i32_)), int32(leaf_depth_margin_), i32_);
-        branch(cmp(GCC_JIT_COMPARISON_GE, depth, as_rv(interp(offsetof(Interp, max_depth), i32_))), leaf_full_, go, -1);
-        cur_ = go;
-    }
+    // Resumed after an inlined call, the full call does not make it: where it
+    // would have failed at the depth limit, start from the top.
+    if (leaf_depth_margin_ && b != top_) full_at_depth_limit();
     size_t k = 0;
     while (k < resumes_.size() && resumes_[k] != b) k++;
     if (k == resumes_.size()) resumes_.push_back(b);
